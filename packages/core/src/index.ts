@@ -1,1 +1,33 @@
-export const placeholder = 1;
+/**
+ * @multicluster-runtime/core: write Kubernetes controllers that reconcile across a dynamic fleet of clusters.
+ * Exports are listed explicitly; each concept lives in its own folder.
+ */
+export type { GroupVersionKind, KubeObject, ObjectKey, ObjectKind, ObjectMeta, OwnerReference } from './object/types.js';
+export { formatApiVersion, kindKey, objectKindOf, parseApiVersion, toGroupVersionKind, toObjectKind } from './object/gvk.js';
+
+export type { Aware, ClusterName, Provider, ProviderRunnable } from './multicluster/types.js';
+export { LOCAL_CLUSTER, isProviderRunnable } from './multicluster/types.js';
+export { ClusterNotFoundError, isClusterNotFound } from './multicluster/errors.js';
+
+export type { Cluster } from './cluster/types.js';
+
+export type { ReconcileContext, ReconcileFunc, Reconciler, Request, Result } from './reconcile/types.js';
+export { TerminalError, isTerminalError } from './reconcile/errors.js';
+
+export type { LogFields, LogLevel, LogSink, Logger, LoggerOptions } from './log/logger.js';
+export { createLogger, jsonLinesSink, silentLogger } from './log/logger.js';
+
+export type {
+  Client, DeleteOptions, ListMeta, ListOptions, ObjectList, Patch, PatchOptions, PatchType, Reader, RequestOptions,
+  ResourceMapping, RESTMapper, WriteOptions, Writer,
+} from './client/types.js';
+
+export type {
+  Cache, FieldIndexer, IndexerFunc, Informer, InformerLease, InformerOptions, InformerPhase, InformerStatus,
+  Registration, ResourceEventHandler,
+} from './cache/types.js';
+
+export type { DelayingQueue, Queue, RateLimiter, RateLimitingQueue } from './workqueue/types.js';
+export type { CreateEvent, DeleteEvent, EventHandler, GenericEvent, RequestQueue, UpdateEvent } from './handler/types.js';
+export type { Predicate } from './predicate/types.js';
+export type { MultiClusterSource, Source } from './source/types.js';

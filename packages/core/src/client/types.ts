@@ -1,0 +1,109 @@
+/**
+ * Client contracts: typed reads and writes against one cluster, and the kind ⇄ resource mapping behind them.
+ * Every method takes an optional AbortSignal; failures are `ApiError`s (see ./errors.ts) whose `reason` says what
+ * the server refused.
+ */
+import type { KubeObject, ObjectKey, ObjectKind } from '../object/types.js';
+
+/** `metadata` of a list response. */
+export interface ListMeta {
+  resourceVersion?: string;
+  continue?: string;
+  remainingItemCount?: number;
+}
+
+export interface ObjectList<T extends KubeObject = KubeObject> {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ListMeta;
+  items: T[];
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+}
+
+export interface ListOptions extends RequestOptions {
+  /** Restrict to one namespace; absent lists across all namespaces. */
+  namespace?: string;
+  /** A label selector in the API's string syntax (`app=web,tier!=db`) or as a map of equalities. */
+  labelSelector?: string | Record<string, string>;
+  /**
+   * A field selector. As a string it goes to the API server (`metadata.name=x`); as a map it also matches the
+   * cache's field indexes (`{ 'spec.nodeName': 'n1' }`).
+   */
+  fieldSelector?: string | Record<string, string>;
+  /** Page size; the client follows `continue` tokens and returns every page unless `continue` is given. */
+  limit?: number;
+  continue?: string;
+  resourceVersion?: string;
+}
+
+export interface WriteOptions extends RequestOptions {
+  fieldManager?: string;
+  dryRun?: boolean;
+}
+
+export type PatchType = 'merge' | 'json' | 'strategic' | 'apply';
+
+/** A patch body and its type: merge (RFC 7386), json (RFC 6902), strategic (built-ins only), apply (server-side apply). */
+export interface Patch {
+  type: PatchType;
+  body: unknown;
+}
+
+export interface PatchOptions extends WriteOptions {
+  /** Server-side apply only: take ownership of conflicting fields. */
+  force?: boolean;
+  /** Patch the status subresource. */
+  subresource?: 'status';
+}
+
+export interface DeleteOptions extends RequestOptions {
+  propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
+  gracePeriodSeconds?: number;
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+/** Reads objects: implemented by the API client and by the informer cache. */
+export interface Reader {
+  /** The object, or an ApiError with reason NotFound. */
+  get<T extends KubeObject = KubeObject>(kind: ObjectKind, key: ObjectKey, options?: RequestOptions): Promise<T>;
+  list<T extends KubeObject = KubeObject>(kind: ObjectKind, options?: ListOptions): Promise<ObjectList<T>>;
+}
+
+/** Writes objects. Objects carry their own apiVersion and kind. */
+export interface Writer {
+  create<T extends KubeObject>(obj: T, options?: WriteOptions): Promise<T>;
+  /** Replaces the object; its `metadata.resourceVersion` makes this a compare-and-swap (409 Conflict when stale). */
+  update<T extends KubeObject>(obj: T, options?: WriteOptions): Promise<T>;
+  /** Replaces the status subresource only. */
+  updateStatus<T extends KubeObject>(obj: T, options?: WriteOptions): Promise<T>;
+  patch<T extends KubeObject = KubeObject>(kind: ObjectKind, key: ObjectKey, patch: Patch, options?: PatchOptions): Promise<T>;
+  /** Server-side apply of a (partial) object; `fieldManager` is required. */
+  apply<T extends KubeObject>(obj: T, options: PatchOptions & { fieldManager: string }): Promise<T>;
+  /** Deletes the object; resolves also when it only got a deletionTimestamp (finalizers pending). */
+  delete(kind: ObjectKind, key: ObjectKey, options?: DeleteOptions): Promise<void>;
+}
+
+export interface Client extends Reader, Writer {}
+
+/** How a kind is served. */
+export interface ResourceMapping {
+  group: string;
+  version: string;
+  kind: string;
+  /** The plural resource name used in URLs, e.g. `deployments`. */
+  resource: string;
+  namespaced: boolean;
+  /** True if the resource has a `/status` subresource. */
+  hasStatus: boolean;
+}
+
+/** Maps kinds to resources from API discovery; refreshes when a kind is unknown (a CRD may have just appeared). */
+export interface RESTMapper {
+  /** The mapping, or an ApiError with reason NotFound ("no matches for kind …") once a refresh did not find it. */
+  mapping(kind: ObjectKind, options?: RequestOptions): Promise<ResourceMapping>;
+  /** Forget cached discovery so the next lookup re-reads it. */
+  reset(): void;
+}

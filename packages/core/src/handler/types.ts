@@ -1,0 +1,52 @@
+/**
+ * Event handlers turn informer events into reconcile Requests. Every event carries the cluster it came from, so a
+ * handler can enqueue for that cluster or for another one (cross-cluster enqueue).
+ */
+import type { Cluster } from '../cluster/types.js';
+import type { ClusterName } from '../multicluster/types.js';
+import type { KubeObject } from '../object/types.js';
+import type { Request } from '../reconcile/types.js';
+
+export interface CreateEvent<T extends KubeObject = KubeObject> {
+  readonly clusterName: ClusterName;
+  readonly cluster: Cluster;
+  readonly object: T;
+  /** True for objects delivered by the informer's initial list. */
+  readonly isInInitialList: boolean;
+}
+
+export interface UpdateEvent<T extends KubeObject = KubeObject> {
+  readonly clusterName: ClusterName;
+  readonly cluster: Cluster;
+  readonly objectOld: T;
+  readonly objectNew: T;
+}
+
+export interface DeleteEvent<T extends KubeObject = KubeObject> {
+  readonly clusterName: ClusterName;
+  readonly cluster: Cluster;
+  readonly object: T;
+  /** True when the delete was inferred from a relist and `object` may be stale. */
+  readonly deleteStateUnknown: boolean;
+}
+
+export interface GenericEvent<T extends KubeObject = KubeObject> {
+  readonly clusterName: ClusterName;
+  readonly cluster: Cluster;
+  readonly object: T;
+}
+
+/** The part of the work queue a handler may use. */
+export interface RequestQueue {
+  add(req: Request): void;
+  addAfter(req: Request, delayMs: number): void;
+  addRateLimited(req: Request): void;
+}
+
+/** Maps events to requests. Missing callbacks ignore that event type. Callbacks must not block. */
+export interface EventHandler<T extends KubeObject = KubeObject> {
+  create?(event: CreateEvent<T>, queue: RequestQueue): void;
+  update?(event: UpdateEvent<T>, queue: RequestQueue): void;
+  delete?(event: DeleteEvent<T>, queue: RequestQueue): void;
+  generic?(event: GenericEvent<T>, queue: RequestQueue): void;
+}

@@ -1,0 +1,47 @@
+/**
+ * The multi-cluster contracts: how a provider tells the runtime which clusters exist (engage/disengage) and how the
+ * runtime finds a cluster by name. Disengagement has no method of its own: it is the abort of the signal passed to
+ * {@link Aware.engage}.
+ */
+import type { Cluster } from '../cluster/types.js';
+import type { IndexerFunc } from '../cache/types.js';
+import type { ObjectKind } from '../object/types.js';
+
+/** A cluster's name within the fleet. The empty string is the local (host) cluster. */
+export type ClusterName = string;
+
+/** The name of the local (host) cluster. */
+export const LOCAL_CLUSTER: ClusterName = '';
+
+/** Something that runs per cluster: controllers, registries, the manager itself. */
+export interface Aware {
+  /**
+   * Starts work for `cluster` under `name`. `signal` is tied to the cluster's engagement and aborts when the
+   * cluster goes away (disengage). Engaging the same instance again under the same name is a no-op; engaging a
+   * different instance under an engaged name replaces the old engagement. Must not block on the cluster's lifetime:
+   * it resolves once the work has started (or rejects if it cannot start).
+   */
+  engage(signal: AbortSignal, name: ClusterName, cluster: Cluster): Promise<void>;
+}
+
+/** Knows the clusters of a fleet and how to reach them. */
+export interface Provider {
+  /** The engaged cluster with this name; throws `ClusterNotFoundError` if there is none. */
+  get(name: ClusterName, signal?: AbortSignal): Promise<Cluster>;
+  /**
+   * Registers a field index on every cluster the provider has engaged and on every cluster it engages later,
+   * exactly once per cluster.
+   */
+  indexField(kind: ObjectKind, field: string, extract: IndexerFunc): Promise<void>;
+}
+
+/** A provider with a discovery loop. The manager starts it (last, after its other runnables); never call it yourself. */
+export interface ProviderRunnable extends Provider {
+  /** Runs discovery, engaging clusters through `aware`, until `signal` aborts. */
+  start(signal: AbortSignal, aware: Aware): Promise<void>;
+}
+
+/** True if the provider has a discovery loop the manager must start. */
+export function isProviderRunnable(provider: Provider | undefined): provider is ProviderRunnable {
+  return typeof (provider as Partial<ProviderRunnable> | undefined)?.start === 'function';
+}
