@@ -1,0 +1,43 @@
+/**
+ * Manager contracts: the multi-cluster manager owns the local (host) cluster, an optional provider, and every
+ * runnable (controllers, registries); it engages runnables with each cluster the provider brings.
+ */
+import type { Cluster } from '../cluster/types.js';
+import type { FieldIndexer } from '../cache/types.js';
+import type { Logger } from '../log/logger.js';
+import type { MetricsRecorder } from '../metrics/types.js';
+import type { Aware, ClusterName, Provider } from '../multicluster/types.js';
+
+/** Something the manager runs until its signal aborts. */
+export interface Runnable {
+  start(signal: AbortSignal): Promise<void>;
+  /** Runs only on the elected leader when leader election is on. Default true (as controller-runtime). */
+  readonly needLeaderElection?: boolean;
+}
+
+/** A runnable that also runs per cluster (controllers). */
+export type AwareRunnable = Runnable & Aware;
+
+/** Anything that carries a cluster name, such as a reconcile context. */
+export interface ClusterContext {
+  readonly clusterName: ClusterName;
+}
+
+export interface Manager extends Aware {
+  /** Adds a runnable; Aware runnables are engaged with every cluster engaged so far and every later one. */
+  add(runnable: Runnable | AwareRunnable): void;
+  /** The cluster with this name ("" is the local cluster); throws ClusterNotFoundError if none. */
+  getCluster(name: ClusterName, signal?: AbortSignal): Promise<Cluster>;
+  /** The cluster named by a reconcile context. */
+  clusterFromContext(ctx: ClusterContext): Promise<Cluster>;
+  getLocalCluster(): Cluster;
+  getProvider(): Provider | undefined;
+  /** Indexes fields on the local cluster and on every provider cluster, present and future. */
+  getFieldIndexer(): FieldIndexer;
+  readonly logger: Logger;
+  readonly metrics: MetricsRecorder;
+  /** Resolves when this replica is elected leader (at once without leader election). */
+  elected(): Promise<void>;
+  /** Runs everything until `signal` aborts; resolves after a graceful shutdown. */
+  start(signal: AbortSignal): Promise<void>;
+}

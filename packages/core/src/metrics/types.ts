@@ -1,0 +1,34 @@
+/**
+ * What the runtime records. Implemented over prom-client in ./prometheus.ts; every series that concerns a cluster
+ * carries a `cluster` label (upstream has no per-cluster metrics).
+ */
+import type { ClusterName } from '../multicluster/types.js';
+
+export type ReconcileOutcome = 'success' | 'error' | 'requeue' | 'requeue_after' | 'terminal_error' | 'cluster_not_found';
+
+export interface MetricsRecorder {
+  /** One finished reconcile and how long it took. */
+  reconcileDone(controller: string, cluster: ClusterName, outcome: ReconcileOutcome, seconds: number): void;
+  /** Workers busy now, per controller. */
+  activeWorkers(controller: string, count: number): void;
+  /** An item was added to a controller's queue. */
+  queueAdd(queue: string, cluster: ClusterName): void;
+  /** Items waiting, per cluster. */
+  queueDepth(queue: string, cluster: ClusterName, depth: number): void;
+  /** Time an item waited in the queue before a worker took it. */
+  queueLatency(queue: string, cluster: ClusterName, seconds: number): void;
+  /** A rate-limited retry was scheduled. */
+  queueRetry(queue: string, cluster: ClusterName): void;
+  /** Informer health: 1 synced and watching, 0 otherwise; failures since the last success. */
+  informerState(cluster: ClusterName, kind: string, watching: boolean, failures: number): void;
+  /** Engaged clusters, per controller or provider. */
+  engagedClusters(owner: string, count: number): void;
+  /** Drops every series labelled with this cluster (after it is disengaged). */
+  forgetCluster(cluster: ClusterName): void;
+}
+
+/** Records nothing. */
+export const noopMetrics: MetricsRecorder = {
+  reconcileDone() {}, activeWorkers() {}, queueAdd() {}, queueDepth() {}, queueLatency() {}, queueRetry() {},
+  informerState() {}, engagedClusters() {}, forgetCluster() {},
+};
