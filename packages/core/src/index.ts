@@ -31,3 +31,8 @@ export type { DelayingQueue, Queue, RateLimiter, RateLimitingQueue } from './wor
 export type { CreateEvent, DeleteEvent, EventHandler, GenericEvent, RequestQueue, UpdateEvent } from './handler/types.js';
 export type { Predicate } from './predicate/types.js';
 export type { MultiClusterSource, Source } from './source/types.js';
+
+export type { KubeconfigCapability, KubeconfigPolicy, KubeconfigViolation, LoadKubeconfigOptions } from './kubeconfig/untrusted.js';
+export {
+  KubeconfigError, KubeconfigInvalidError, KubeconfigRejectedError, connectionFingerprint, loadUntrustedKubeconfig,
+} from './kubeconfig/untrusted.js';

@@ -1,0 +1,131 @@
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import {
+  KubeconfigInvalidError,
+  KubeconfigRejectedError,
+  connectionFingerprint,
+  loadUntrustedKubeconfig,
+} from './untrusted.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'mcr-kubeconfig-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A credential plugin that leaves a marker file behind, so a test can prove whether it ever ran. */
+function execPlugin(name: string): { command: string; marker: string } {
+  const marker = join(dir, `${name}.ran`);
+  const command = join(dir, `${name}.sh`);
+  writeFileSync(
+    command,
+    `#!/bin/sh\ntouch '${marker}'\necho '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"from-exec"}}'\n`,
+  );
+  chmodSync(command, 0o755);
+  return { command, marker };
+}
+
+function kubeconfig(cluster: string, user: string, extra = ''): string {
+  return `apiVersion: v1
+kind: Config
+current-context: ctx
+contexts:
+- name: ctx
+  context: {cluster: c, user: u, namespace: team-a}
+clusters:
+- name: c
+  cluster:
+${cluster}
+users:
+- name: u
+  user:
+${user}
+${extra}`;
+}
+
+const inlineCluster = '    server: https://127.0.0.1:6443\n    certificate-authority-data: Q0EK';
+const tokenUser = '    token: s3cr3t-token-value';
+
+describe('loadUntrustedKubeconfig', () => {
+  test('accepts inline certificates and tokens and keeps only the selected context', () => {
+    const kc = loadUntrustedKubeconfig(kubeconfig(inlineCluster, tokenUser));
+    expect(kc.getCurrentCluster()?.server).toBe('https://127.0.0.1:6443');
+    expect(kc.getCurrentUser()?.token).toBe('s3cr3t-token-value');
+    expect(kc.getContextObject(kc.getCurrentContext())?.namespace).toBe('team-a');
+    expect(kc.getContexts()).toHaveLength(1);
+  });
+
+  const hostile = execPlugin('hostile');
+  const cases: Array<[string, string, string, string]> = [
+    ['exec plugin', inlineCluster, `    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: ${hostile.command}`, 'exec'],
+    ['auth-provider', inlineCluster, '    auth-provider:\n      name: oidc\n      config: {client-id: x}', 'authProvider'],
+    ['client key file', inlineCluster, '    client-certificate: /etc/passwd\n    client-key: /etc/shadow', 'localFiles'],
+    ['token file', inlineCluster, '    token-file: /var/run/secrets/kubernetes.io/serviceaccount/token', 'localFiles'],
+    ['CA file', '    server: https://127.0.0.1:6443\n    certificate-authority: /etc/ssl/private/ca.pem', tokenUser, 'localFiles'],
+    ['skip TLS verify', '    server: https://127.0.0.1:6443\n    insecure-skip-tls-verify: true', tokenUser, 'insecureTransport'],
+    ['plain http', '    server: http://127.0.0.1:8080', tokenUser, 'insecureTransport'],
+  ];
+  test.each(cases)('rejects %s by default', (_name, cluster, user, capability) => {
+    let error: unknown;
+    try {
+      loadUntrustedKubeconfig(kubeconfig(cluster, user));
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(KubeconfigRejectedError);
+    const rejected = error as KubeconfigRejectedError;
+    expect(rejected.violations.map((v) => v.capability)).toContain(capability);
+    expect(rejected.message).not.toContain('s3cr3t-token-value');
+    expect(existsSync(hostile.marker)).toBe(false);
+  });
+
+  test('an allowed exec plugin runs, limited to the listed commands', async () => {
+    const trusted = execPlugin('trusted');
+    const text = kubeconfig(inlineCluster, `    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: ${trusted.command}`);
+    expect(() => loadUntrustedKubeconfig(text, { allow: ['exec'], execCommands: ['/usr/bin/other'] })).toThrow(
+      KubeconfigRejectedError,
+    );
+    const kc = loadUntrustedKubeconfig(text, { allow: ['exec'], execCommands: [trusted.command] });
+    const opts: { headers?: Record<string, string> } = { headers: {} };
+    await kc.applyToHTTPSOptions(opts as never);
+    expect(opts.headers?.['Authorization']).toBe('Bearer from-exec');
+    expect(existsSync(trusted.marker)).toBe(true);
+  });
+
+  test('an allowed token file is read once, at load', () => {
+    const tokenPath = join(dir, 'token');
+    writeFileSync(tokenPath, 'file-token\n');
+    const kc = loadUntrustedKubeconfig(kubeconfig(inlineCluster, `    token-file: ${tokenPath}`), { allow: ['localFiles'] });
+    expect(kc.getCurrentUser()?.token).toBe('file-token');
+  });
+
+  const invalid: Array<[string, string, RegExp]> = [
+    ['malformed YAML', 'clusters: [unclosed', /not valid YAML/],
+    ['a scalar document', 'just a string', /must be a YAML mapping/],
+    ['no current context', kubeconfig(inlineCluster, tokenUser).replace('current-context: ctx', ''), /no current-context/],
+    ['a missing context', kubeconfig(inlineCluster, tokenUser).replace('current-context: ctx', 'current-context: nope'), /context "nope" not found/],
+    ['a missing server', kubeconfig('    certificate-authority-data: Q0EK', tokenUser), /server is missing/],
+    ['credentials in the URL', kubeconfig('    server: https://admin:pw@127.0.0.1', tokenUser), /must not carry credentials/],
+    ['duplicate keys', kubeconfig(inlineCluster, `${tokenUser}\n    token: other`), /not valid YAML/],
+    ['an alias bomb', `a: &a [x,x,x,x,x,x,x,x]\n${Array.from({ length: 40 }, (_, i) => `k${i}: [*a,*a,*a,*a]`).join('\n')}`, /not valid YAML/],
+  ];
+  test.each(invalid)('reports %s as invalid', (_name, text, message) => {
+    expect(() => loadUntrustedKubeconfig(text)).toThrow(KubeconfigInvalidError);
+    expect(() => loadUntrustedKubeconfig(text)).toThrow(message);
+  });
+
+  test('rejects oversized documents before parsing', () => {
+    expect(() => loadUntrustedKubeconfig('x'.repeat(2048), { maxBytes: 1024 })).toThrow(/larger than 1024 bytes/);
+  });
+});
+
+describe('connectionFingerprint', () => {
+  test('changes with credentials or server, not with unrelated contexts', () => {
+    const base = kubeconfig(inlineCluster, tokenUser);
+    const withOther = kubeconfig(inlineCluster, tokenUser, 'preferences: {}\n');
+    const rotated = kubeconfig(inlineCluster, '    token: rotated');
+    const fp = (text: string) => connectionFingerprint(loadUntrustedKubeconfig(text));
+    expect(fp(base)).toBe(fp(withOther));
+    expect(fp(base)).not.toBe(fp(rotated));
+    expect(fp(base)).not.toContain('s3cr3t');
+  });
+});

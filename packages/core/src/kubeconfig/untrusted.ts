@@ -1,0 +1,249 @@
+/**
+ * Loading kubeconfigs that arrive from Secrets, files or CLIs: untrusted input. A kubeconfig can run programs
+ * (`exec`, `auth-provider`), read local files (`certificate-authority`, `client-key`, `token-file`, …) or turn TLS
+ * verification off; each of those is refused unless the caller allows it explicitly. The document is parsed and
+ * checked here, and the KubeConfig is built from the checked fields only, so client-node never sees (and never
+ * acts on) anything that was not allowed. Errors name the offending field, never a credential.
+ */
+import { KubeConfig } from '@kubernetes/client-node';
+import type { Cluster as KcCluster, Context as KcContext, User as KcUser } from '@kubernetes/client-node';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+
+/** client-node's User, with the fields this module writes made mutable. */
+type KubeconfigUserFields = { -readonly [K in keyof KcUser]: KcUser[K] };
+
+/** What an untrusted kubeconfig may do beyond inline certificates, tokens and basic auth. */
+export type KubeconfigCapability =
+  /** Run a credential plugin (`users[].user.exec`). */
+  | 'exec'
+  /** Use a legacy auth provider (`users[].user.auth-provider`: gcp, azure, oidc, exec). */
+  | 'authProvider'
+  /** Read local files: certificate-authority, client-certificate, client-key, token-file. */
+  | 'localFiles'
+  /** Disable TLS verification (`insecure-skip-tls-verify: true`) or use a plain `http://` server. */
+  | 'insecureTransport';
+
+export interface KubeconfigPolicy {
+  /** Capabilities to allow. Default: none. */
+  allow?: readonly KubeconfigCapability[];
+  /** With `exec` allowed, the only plugin commands that may run (exact match). Default: any command. */
+  execCommands?: readonly string[];
+  /** Largest accepted document in bytes. Default 1 MiB. */
+  maxBytes?: number;
+}
+
+export interface LoadKubeconfigOptions {
+  /** Use this context instead of `current-context`. */
+  context?: string;
+}
+
+/** A field of an untrusted kubeconfig that the policy refused. */
+export interface KubeconfigViolation {
+  /** Where, e.g. `users[0](admin).user.exec`. */
+  path: string;
+  capability: KubeconfigCapability;
+}
+
+/** Base class of kubeconfig loading errors. */
+export class KubeconfigError extends Error {
+  override readonly name: string = 'KubeconfigError';
+}
+
+/** The document is not a usable kubeconfig (bad YAML, missing context, cluster or server). Retrying will not help. */
+export class KubeconfigInvalidError extends KubeconfigError {
+  override readonly name = 'KubeconfigInvalidError';
+}
+
+/** The kubeconfig asks for capabilities the policy does not allow. Retrying will not help. */
+export class KubeconfigRejectedError extends KubeconfigError {
+  override readonly name = 'KubeconfigRejectedError';
+  constructor(readonly violations: readonly KubeconfigViolation[]) {
+    super(
+      `kubeconfig rejected: ${violations.map((v) => `${v.path} needs "${v.capability}"`).join('; ')}` +
+        ' (allow it explicitly in the provider options if this source is trusted)',
+    );
+  }
+}
+
+type Dict = Record<string, unknown>;
+
+function isDict(v: unknown): v is Dict {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+function namedEntries(doc: Dict, key: string, inner: string): Array<{ name: string; body: Dict; path: string }> {
+  const list = doc[key];
+  if (list === undefined || list === null) return [];
+  if (!Array.isArray(list)) throw new KubeconfigInvalidError(`${key} must be a list`);
+  return list.map((entry, i) => {
+    if (!isDict(entry) || !str(entry['name'])) throw new KubeconfigInvalidError(`${key}[${i}].name is missing`);
+    const name = entry['name'] as string;
+    const body = entry[inner] ?? {};
+    if (!isDict(body)) throw new KubeconfigInvalidError(`${key}[${i}](${name}).${inner} must be a mapping`);
+    return { name, body, path: `${key}[${i}](${name}).${inner}` };
+  });
+}
+
+function parseDocument(text: string, maxBytes: number): Dict {
+  if (Buffer.byteLength(text) > maxBytes) throw new KubeconfigInvalidError(`kubeconfig is larger than ${maxBytes} bytes`);
+  let doc: unknown;
+  try {
+    // Aliases are capped so a "billion laughs" document cannot exhaust memory.
+    doc = parseYaml(text, { maxAliasCount: 32, uniqueKeys: true, prettyErrors: false });
+  } catch (err) {
+    // The YAML error names a line and column, not the content, so it is safe to pass on.
+    throw new KubeconfigInvalidError(`kubeconfig is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
+  }
+  if (!isDict(doc)) throw new KubeconfigInvalidError('kubeconfig must be a YAML mapping');
+  return doc;
+}
+
+/**
+ * Parses an untrusted kubeconfig and returns a KubeConfig holding only the selected context, its cluster and its
+ * user. Throws KubeconfigInvalidError or KubeconfigRejectedError.
+ */
+export function loadUntrustedKubeconfig(
+  text: string | Uint8Array,
+  policy: KubeconfigPolicy = {},
+  options: LoadKubeconfigOptions = {},
+): KubeConfig {
+  const source = typeof text === 'string' ? text : Buffer.from(text).toString('utf8');
+  const doc = parseDocument(source, policy.maxBytes ?? 1024 * 1024);
+  const allowed = new Set(policy.allow ?? []);
+  const violations: KubeconfigViolation[] = [];
+  const need = (path: string, capability: KubeconfigCapability): void => {
+    if (!allowed.has(capability)) violations.push({ path, capability });
+  };
+
+  const contexts = namedEntries(doc, 'contexts', 'context');
+  const contextName = options.context ?? str(doc['current-context']);
+  if (!contextName) throw new KubeconfigInvalidError('kubeconfig has no current-context and none was requested');
+  const context = contexts.find((c) => c.name === contextName);
+  if (!context) throw new KubeconfigInvalidError(`context ${JSON.stringify(contextName)} not found in kubeconfig`);
+  const clusterName = str(context.body['cluster']);
+  const userName = str(context.body['user']);
+  if (!clusterName) throw new KubeconfigInvalidError(`context ${JSON.stringify(contextName)} names no cluster`);
+
+  const cluster = namedEntries(doc, 'clusters', 'cluster').find((c) => c.name === clusterName);
+  if (!cluster) throw new KubeconfigInvalidError(`cluster ${JSON.stringify(clusterName)} not found in kubeconfig`);
+  const server = str(cluster.body['server']);
+  if (!server) throw new KubeconfigInvalidError(`${cluster.path}.server is missing`);
+  let serverUrl: URL;
+  try {
+    serverUrl = new URL(server);
+  } catch {
+    throw new KubeconfigInvalidError(`${cluster.path}.server is not a URL`);
+  }
+  if (serverUrl.protocol !== 'https:' && serverUrl.protocol !== 'http:') {
+    throw new KubeconfigInvalidError(`${cluster.path}.server must be an https:// URL`);
+  }
+  if (serverUrl.username || serverUrl.password) {
+    throw new KubeconfigInvalidError(`${cluster.path}.server must not carry credentials`);
+  }
+  if (serverUrl.protocol === 'http:') need(`${cluster.path}.server`, 'insecureTransport');
+  const skipTLSVerify = cluster.body['insecure-skip-tls-verify'] === true;
+  if (skipTLSVerify) need(`${cluster.path}.insecure-skip-tls-verify`, 'insecureTransport');
+  const caFile = str(cluster.body['certificate-authority']);
+  if (caFile) need(`${cluster.path}.certificate-authority`, 'localFiles');
+  const proxyUrl = str(cluster.body['proxy-url']);
+
+  // A context without a user is legal, but client-node then skips TLS options entirely (its applyHTTPSOptions
+  // returns early), so an empty user is supplied instead.
+  let user: KubeconfigUserFields = { name: userName ?? 'anonymous' };
+  if (userName) {
+    const entry = namedEntries(doc, 'users', 'user').find((u) => u.name === userName);
+    if (!entry) throw new KubeconfigInvalidError(`user ${JSON.stringify(userName)} not found in kubeconfig`);
+    user = checkUser(entry.name, entry.body, entry.path, need, policy, allowed);
+  }
+
+  if (violations.length > 0) throw new KubeconfigRejectedError(violations);
+
+  const kcCluster: KcCluster = {
+    name: cluster.name,
+    server: server.replace(/\/$/, ''),
+    skipTLSVerify,
+    ...(str(cluster.body['certificate-authority-data']) ? { caData: str(cluster.body['certificate-authority-data']) } : {}),
+    ...(caFile ? { caFile } : {}),
+    ...(str(cluster.body['tls-server-name']) ? { tlsServerName: str(cluster.body['tls-server-name']) } : {}),
+    ...(proxyUrl ? { proxyUrl } : {}),
+  };
+  const kcContext: KcContext = {
+    name: context.name,
+    cluster: cluster.name,
+    user: user.name,
+    ...(str(context.body['namespace']) ? { namespace: str(context.body['namespace']) } : {}),
+  };
+  const kc = new KubeConfig();
+  kc.loadFromOptions({ clusters: [kcCluster], users: [user], contexts: [kcContext], currentContext: kcContext.name });
+  return kc;
+}
+
+function checkUser(
+  name: string,
+  body: Dict,
+  path: string,
+  need: (path: string, capability: KubeconfigCapability) => void,
+  policy: KubeconfigPolicy,
+  allowed: ReadonlySet<KubeconfigCapability>,
+): KubeconfigUserFields {
+  const user: KubeconfigUserFields = { name };
+  for (const key of ['client-certificate', 'client-key', 'token-file', 'tokenFile'] as const) {
+    if (str(body[key])) need(`${path}.${key}`, 'localFiles');
+  }
+  if (body['auth-provider'] !== undefined && body['auth-provider'] !== null) need(`${path}.auth-provider`, 'authProvider');
+  const exec = body['exec'];
+  if (exec !== undefined && exec !== null) {
+    need(`${path}.exec`, 'exec');
+    const command = isDict(exec) ? str(exec['command']) : undefined;
+    if (!command) throw new KubeconfigInvalidError(`${path}.exec.command is missing`);
+    if (policy.execCommands && policy.execCommands.length > 0 && !policy.execCommands.includes(command)) {
+      throw new KubeconfigRejectedError([{ path: `${path}.exec.command`, capability: 'exec' }]);
+    }
+    user.exec = exec;
+  }
+  const copy: Array<[string, keyof KcUser]> = [
+    ['client-certificate-data', 'certData'],
+    ['client-key-data', 'keyData'],
+    ['client-certificate', 'certFile'],
+    ['client-key', 'keyFile'],
+    ['token', 'token'],
+    ['username', 'username'],
+    ['password', 'password'],
+    ['as', 'impersonateUser'],
+  ];
+  for (const [from, to] of copy) {
+    const value = str(body[from]);
+    if (value) (user as Dict)[to] = value;
+  }
+  if (isDict(body['auth-provider'])) user.authProvider = body['auth-provider'];
+  // client-node would read token-file while loading; it is read here only when local files are allowed.
+  const tokenFile = str(body['token-file']) ?? str(body['tokenFile']);
+  if (tokenFile && allowed.has('localFiles') && !user.token) {
+    try {
+      user.token = readFileSync(tokenFile, 'utf8').trim();
+    } catch {
+      throw new KubeconfigInvalidError(`${path}.token-file cannot be read`);
+    }
+  }
+  return user;
+}
+
+/**
+ * A digest of what a KubeConfig connects to and as whom (current context's server, TLS settings and credentials).
+ * Providers compare fingerprints to decide whether a changed kubeconfig needs a new cluster; the digest reveals
+ * nothing about the credentials.
+ */
+export function connectionFingerprint(kc: KubeConfig): string {
+  const cluster = kc.getCurrentCluster();
+  const user = kc.getCurrentUser();
+  const context = kc.getContextObject(kc.getCurrentContext());
+  return createHash('sha256')
+    .update(JSON.stringify([cluster, user, context?.namespace ?? null]))
+    .digest('hex');
+}
