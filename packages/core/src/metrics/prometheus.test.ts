@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { register as globalRegistry } from 'prom-client';
+import { PrometheusMetrics } from './prometheus.js';
+
+function seriesLines(text: string, cluster: string): string[] {
+  return text.split('\n').filter((l) => !l.startsWith('#') && l.includes(`cluster="${cluster}"`));
+}
+
+describe('PrometheusMetrics', () => {
+  it('records per-cluster reconcile, queue and informer series', async () => {
+    const m = new PrometheusMetrics();
+    m.reconcileDone('cm', 'a', 'success', 0.02);
+    m.reconcileDone('cm', 'a', 'error', 0.1);
+    m.reconcileDone('cm', 'b', 'terminal_error', 0.1);
+    m.queueAdd('cm', 'a');
+    m.queueDepth('cm', 'a', 3);
+    m.queueLatency('cm', 'a', 0.5);
+    m.queueRetry('cm', 'a');
+    m.informerState('a', 'v1/ConfigMap', true, 0);
+    m.activeWorkers('cm', 2);
+    m.engagedClusters('cm', 2);
+    const text = await m.scrape();
+    expect(text).toContain('mcr_reconcile_total{controller="cm",cluster="a",result="success"} 1');
+    expect(text).toContain('mcr_reconcile_total{controller="cm",cluster="a",result="error"} 1');
+    expect(text).toContain('mcr_reconcile_errors_total{controller="cm",cluster="a"} 1');
+    expect(text).toContain('mcr_reconcile_errors_total{controller="cm",cluster="b"} 1');
+    expect(text).toContain('mcr_reconcile_time_seconds_count{controller="cm",cluster="a"} 2');
+    expect(text).toContain('mcr_workqueue_adds_total{name="cm",cluster="a"} 1');
+    expect(text).toContain('mcr_workqueue_depth{name="cm",cluster="a"} 3');
+    expect(text).toContain('mcr_workqueue_queue_duration_seconds_count{name="cm",cluster="a"} 1');
+    expect(text).toContain('mcr_workqueue_retries_total{name="cm",cluster="a"} 1');
+    expect(text).toContain('mcr_informer_watching{cluster="a",kind="v1/ConfigMap"} 1');
+    expect(text).toContain('mcr_informer_failures{cluster="a",kind="v1/ConfigMap"} 0');
+    expect(text).toContain('mcr_active_workers{controller="cm"} 2');
+    expect(text).toContain('mcr_engaged_clusters{owner="cm"} 2');
+  });
+
+  it('forgetCluster drops every series of that cluster and keeps the others', async () => {
+    const m = new PrometheusMetrics();
+    for (const c of ['a', 'b']) {
+      m.reconcileDone('cm', c, 'error', 0.01);
+      m.queueAdd('cm', c);
+      m.queueDepth('cm', c, 1);
+      m.queueLatency('cm', c, 0.01);
+      m.queueRetry('cm', c);
+      m.informerState(c, 'v1/Secret', false, 4);
+    }
+    m.forgetCluster('a');
+    const text = await m.scrape();
+    expect(seriesLines(text, 'a')).toEqual([]);
+    expect(seriesLines(text, 'b').length).toBeGreaterThan(8);
+    // A cluster that comes back starts from zero.
+    m.queueAdd('cm', 'a');
+    expect(await m.scrape()).toContain('mcr_workqueue_adds_total{name="cm",cluster="a"} 1');
+  });
+
+  it('keeps churn bounded: 1,000 clusters engaged and forgotten leave no series behind', async () => {
+    const m = new PrometheusMetrics();
+    for (let i = 0; i < 1000; i++) {
+      const c = `c${i}`;
+      m.reconcileDone('cm', c, 'success', 0.001);
+      m.informerState(c, 'v1/ConfigMap', true, 0);
+      m.forgetCluster(c);
+    }
+    expect((await m.scrape()).split('\n').filter((l) => l.includes('cluster="c'))).toEqual([]);
+  });
+
+  it('uses its own registry, so two recorders in one process do not collide', async () => {
+    const a = new PrometheusMetrics();
+    const b = new PrometheusMetrics();
+    a.queueAdd('q', 'x');
+    expect(await b.scrape()).not.toContain('cluster="x"');
+    expect(await globalRegistry.metrics()).not.toContain('mcr_workqueue_adds_total');
+  });
+
+  it('ignores nonsense durations instead of throwing', async () => {
+    const m = new PrometheusMetrics();
+    m.reconcileDone('cm', 'a', 'success', Number.NaN);
+    m.queueLatency('cm', 'a', -1);
+    const text = await m.scrape();
+    expect(text).toContain('mcr_reconcile_total{controller="cm",cluster="a",result="success"} 1');
+    expect(text).not.toContain('mcr_reconcile_time_seconds_count{controller="cm",cluster="a"}');
+  });
+});

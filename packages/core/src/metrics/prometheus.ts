@@ -1,0 +1,187 @@
+/**
+ * Prometheus implementation of {@link MetricsRecorder} over prom-client. Each instance owns its own Registry (never
+ * the process-global one) so several managers in one process, or in one test file, do not collide. Every series that
+ * concerns a cluster carries a `cluster` label; `forgetCluster` drops them all so cardinality stays bounded while
+ * clusters come and go.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { ClusterName } from '../multicluster/types.js';
+import type { MetricsRecorder, ReconcileOutcome } from './types.js';
+
+export interface PrometheusMetricsOptions {
+  /** Registry to register into. Default: a new one owned by this recorder. */
+  registry?: Registry;
+  /** Also collect Node.js process metrics (CPU, heap, event-loop lag) into the registry. Default false. */
+  processMetrics?: boolean;
+  /** Prefix for every metric name. Default `mcr_`. */
+  prefix?: string;
+}
+
+/** Outcomes that count as reconcile errors (`mcr_reconcile_errors_total`). */
+const errorOutcomes: ReadonlySet<ReconcileOutcome> = new Set(['error', 'terminal_error']);
+
+type Labels = Record<string, string>;
+
+/** A metric whose series can be removed by exact label set. */
+interface Removable {
+  remove(labels: Labels): void;
+}
+
+/**
+ * Remembers which label sets were written per cluster, because prom-client can only remove a series by its exact
+ * label set and a disengaged cluster's series must all go.
+ */
+class SeriesByCluster {
+  private readonly byCluster = new Map<ClusterName, Map<Removable, Map<string, Labels>>>();
+
+  note(cluster: ClusterName, metric: Removable, labels: Labels): void {
+    let metrics = this.byCluster.get(cluster);
+    if (!metrics) this.byCluster.set(cluster, (metrics = new Map()));
+    let series = metrics.get(metric);
+    if (!series) metrics.set(metric, (series = new Map()));
+    const key = JSON.stringify(labels);
+    if (!series.has(key)) series.set(key, labels);
+  }
+
+  forget(cluster: ClusterName): void {
+    const metrics = this.byCluster.get(cluster);
+    if (!metrics) return;
+    this.byCluster.delete(cluster);
+    for (const [metric, series] of metrics) for (const labels of series.values()) metric.remove(labels);
+  }
+}
+
+export class PrometheusMetrics implements MetricsRecorder {
+  /** The registry to scrape (`await registry.metrics()`). */
+  readonly registry: Registry;
+  private readonly series = new SeriesByCluster();
+
+  private readonly reconcileTotal: Counter<'controller' | 'cluster' | 'result'>;
+  private readonly reconcileErrors: Counter<'controller' | 'cluster'>;
+  private readonly reconcileTime: Histogram<'controller' | 'cluster'>;
+  private readonly workers: Gauge<'controller'>;
+  private readonly queueAdds: Counter<'name' | 'cluster'>;
+  private readonly depth: Gauge<'name' | 'cluster'>;
+  private readonly queueDuration: Histogram<'name' | 'cluster'>;
+  private readonly retries: Counter<'name' | 'cluster'>;
+  private readonly informerWatching: Gauge<'cluster' | 'kind'>;
+  private readonly informerFailures: Gauge<'cluster' | 'kind'>;
+  private readonly engaged: Gauge<'owner'>;
+
+  constructor(options: PrometheusMetricsOptions = {}) {
+    this.registry = options.registry ?? new Registry();
+    const p = options.prefix ?? 'mcr_';
+    const registers = [this.registry];
+    if (options.processMetrics) collectDefaultMetrics({ register: this.registry });
+
+    this.reconcileTotal = new Counter({
+      name: `${p}reconcile_total`, help: 'Reconciles finished, per controller, cluster and result.',
+      labelNames: ['controller', 'cluster', 'result'], registers,
+    });
+    this.reconcileErrors = new Counter({
+      name: `${p}reconcile_errors_total`, help: 'Reconciles that failed (retried or terminal), per controller and cluster.',
+      labelNames: ['controller', 'cluster'], registers,
+    });
+    this.reconcileTime = new Histogram({
+      name: `${p}reconcile_time_seconds`, help: 'Time per reconcile, per controller and cluster.',
+      labelNames: ['controller', 'cluster'], registers,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    });
+    this.workers = new Gauge({
+      name: `${p}active_workers`, help: 'Workers busy reconciling, per controller.', labelNames: ['controller'], registers,
+    });
+    this.queueAdds = new Counter({
+      name: `${p}workqueue_adds_total`, help: 'Items added to a work queue, per queue and cluster.',
+      labelNames: ['name', 'cluster'], registers,
+    });
+    this.depth = new Gauge({
+      name: `${p}workqueue_depth`, help: 'Items waiting in a work queue, per queue and cluster.',
+      labelNames: ['name', 'cluster'], registers,
+    });
+    this.queueDuration = new Histogram({
+      name: `${p}workqueue_queue_duration_seconds`, help: 'Time an item waited in a work queue before a worker took it.',
+      labelNames: ['name', 'cluster'], registers,
+      buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 60],
+    });
+    this.retries = new Counter({
+      name: `${p}workqueue_retries_total`, help: 'Rate-limited retries scheduled, per queue and cluster.',
+      labelNames: ['name', 'cluster'], registers,
+    });
+    this.informerWatching = new Gauge({
+      name: `${p}informer_watching`, help: '1 if the informer has synced and is watching, 0 otherwise.',
+      labelNames: ['cluster', 'kind'], registers,
+    });
+    this.informerFailures = new Gauge({
+      name: `${p}informer_failures`, help: 'Consecutive list/watch failures of an informer since its last success.',
+      labelNames: ['cluster', 'kind'], registers,
+    });
+    this.engaged = new Gauge({
+      name: `${p}engaged_clusters`, help: 'Clusters engaged, per controller or provider.', labelNames: ['owner'], registers,
+    });
+  }
+
+  reconcileDone(controller: string, cluster: ClusterName, outcome: ReconcileOutcome, seconds: number): void {
+    const base = { controller, cluster };
+    const withResult = { ...base, result: outcome };
+    this.reconcileTotal.inc(withResult);
+    this.series.note(cluster, this.reconcileTotal, withResult);
+    if (errorOutcomes.has(outcome)) {
+      this.reconcileErrors.inc(base);
+      this.series.note(cluster, this.reconcileErrors, base);
+    }
+    if (Number.isFinite(seconds) && seconds >= 0) {
+      this.reconcileTime.observe(base, seconds);
+      this.series.note(cluster, this.reconcileTime, base);
+    }
+  }
+
+  activeWorkers(controller: string, count: number): void {
+    this.workers.set({ controller }, count);
+  }
+
+  queueAdd(queue: string, cluster: ClusterName): void {
+    const labels = { name: queue, cluster };
+    this.queueAdds.inc(labels);
+    this.series.note(cluster, this.queueAdds, labels);
+  }
+
+  queueDepth(queue: string, cluster: ClusterName, depth: number): void {
+    const labels = { name: queue, cluster };
+    this.depth.set(labels, depth);
+    this.series.note(cluster, this.depth, labels);
+  }
+
+  queueLatency(queue: string, cluster: ClusterName, seconds: number): void {
+    if (!Number.isFinite(seconds) || seconds < 0) return;
+    const labels = { name: queue, cluster };
+    this.queueDuration.observe(labels, seconds);
+    this.series.note(cluster, this.queueDuration, labels);
+  }
+
+  queueRetry(queue: string, cluster: ClusterName): void {
+    const labels = { name: queue, cluster };
+    this.retries.inc(labels);
+    this.series.note(cluster, this.retries, labels);
+  }
+
+  informerState(cluster: ClusterName, kind: string, watching: boolean, failures: number): void {
+    const labels = { cluster, kind };
+    this.informerWatching.set(labels, watching ? 1 : 0);
+    this.informerFailures.set(labels, failures);
+    this.series.note(cluster, this.informerWatching, labels);
+    this.series.note(cluster, this.informerFailures, labels);
+  }
+
+  engagedClusters(owner: string, count: number): void {
+    this.engaged.set({ owner }, count);
+  }
+
+  forgetCluster(cluster: ClusterName): void {
+    this.series.forget(cluster);
+  }
+
+  /** The exposition text, as served on `/metrics`. */
+  async scrape(): Promise<string> {
+    return this.registry.metrics();
+  }
+}
