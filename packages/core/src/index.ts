@@ -36,3 +36,20 @@ export type { KubeconfigCapability, KubeconfigPolicy, KubeconfigViolation, LoadK
 export {
   KubeconfigError, KubeconfigInvalidError, KubeconfigRejectedError, connectionFingerprint, loadUntrustedKubeconfig,
 } from './kubeconfig/untrusted.js';
+
+export type { MetricsRecorder, ReconcileOutcome } from './metrics/types.js';
+export { noopMetrics } from './metrics/types.js';
+export type { PrometheusMetricsOptions } from './metrics/prometheus.js';
+export { PrometheusMetrics } from './metrics/prometheus.js';
+export type { HealthCheck } from './healthz/checks.js';
+export { BindAddressInvalidError, HealthCheckNameError, ListenFailedError, ProbeServerError } from './healthz/errors.js';
+
+export type { AddOptions, AddOrReplaceOutcome, ClusterSetOptions } from './providers/clusters/cluster-set.js';
+export { ClusterSet, sameConnection } from './providers/clusters/cluster-set.js';
+export type { SingleClusterProviderOptions } from './providers/single.js';
+export { SingleClusterProvider } from './providers/single.js';
+export { NopProvider } from './providers/nop.js';
+export {
+  CacheSyncTimeoutError, ClusterAddAbortedError, ClusterAlreadyExistsError, ClusterEngageFailedError, ClusterIndexFailedError,
+  ClusterLifecycleError, ClusterStartFailedError, IndexFieldError, ProviderAlreadyStartedError,
+} from './providers/errors.js';

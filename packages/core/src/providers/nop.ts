@@ -1,0 +1,19 @@
+/** A provider with no clusters: runs until stopped, knows no cluster, ignores indexes. Useful as a placeholder. */
+import type { IndexerFunc } from '../cache/types.js';
+import type { Cluster } from '../cluster/types.js';
+import { whenAborted } from '../manager/abort.js';
+import { ClusterNotFoundError } from '../multicluster/errors.js';
+import type { Aware, ClusterName, ProviderRunnable } from '../multicluster/types.js';
+import type { ObjectKind } from '../object/types.js';
+
+export class NopProvider implements ProviderRunnable {
+  async start(signal: AbortSignal, _aware: Aware): Promise<void> {
+    await whenAborted(signal);
+  }
+
+  async get(name: ClusterName): Promise<Cluster> {
+    throw new ClusterNotFoundError(name);
+  }
+
+  async indexField(_kind: ObjectKind, _field: string, _extract: IndexerFunc): Promise<void> {}
+}
