@@ -53,3 +53,8 @@ export {
   CacheSyncTimeoutError, ClusterAddAbortedError, ClusterAlreadyExistsError, ClusterEngageFailedError, ClusterIndexFailedError,
   ClusterLifecycleError, ClusterStartFailedError, IndexFieldError, ProviderAlreadyStartedError,
 } from './providers/errors.js';
+
+export type { Lease, LeaseElectorOptions, LeaseSpec, Leadership } from './leaderelection/lease-elector.js';
+export { LeaseElector, leaseKind } from './leaderelection/lease-elector.js';
+export { LeaderElectionConfigError, LeaderElectionError, LeaderElectionLostError } from './leaderelection/errors.js';
+export { formatMicroTime, parseMicroTime } from './leaderelection/micro-time.js';

@@ -1,0 +1,267 @@
+/**
+ * Leader election on a coordination.k8s.io/v1 Lease, with client-go's semantics: a candidate takes the Lease when
+ * nobody holds it or when the holder has not renewed for the holder's `leaseDurationSeconds` as observed on this
+ * replica's own monotonic clock (so clock skew between replicas does not matter); the leader renews every
+ * `retryPeriodMs` and steps down when it has not renewed for `renewDeadlineMs`, before any other replica may take
+ * over; a leader that shuts down clears `holderIdentity` so the next replica takes over at once. Writes are
+ * resourceVersion-checked updates: a 409 means another replica won the race.
+ */
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import type { Client } from '../client/types.js';
+import { silentLogger, type Logger } from '../log/logger.js';
+import { linkedAbort, sleep } from '../manager/abort.js';
+import type { KubeObject, ObjectKind } from '../object/types.js';
+import { LeaderElectionConfigError, LeaderElectionLostError } from './errors.js';
+import { formatMicroTime } from './micro-time.js';
+
+export const leaseKind: ObjectKind = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease' };
+
+export interface LeaseSpec {
+  holderIdentity?: string | null;
+  leaseDurationSeconds?: number | null;
+  acquireTime?: string | null;
+  renewTime?: string | null;
+  leaseTransitions?: number | null;
+}
+
+export interface Lease extends KubeObject {
+  spec?: LeaseSpec;
+}
+
+export interface LeaseElectorOptions {
+  namespace: string;
+  name: string;
+  /** This replica's identity. Default `<hostname>_<uuid>` (unique per process, as controller-runtime). */
+  identity?: string;
+  /** How long a holder's claim lasts without renewal. Default 15 s. */
+  leaseDurationMs?: number;
+  /** How long the leader keeps trying to renew before it steps down. Default 10 s. */
+  renewDeadlineMs?: number;
+  /** Time between acquire and renew attempts. Default 2 s. */
+  retryPeriodMs?: number;
+  logger?: Logger;
+}
+
+/** A term as leader. */
+export interface Leadership {
+  readonly identity: string;
+  /** Aborts when leadership ends: lost (reason is a LeaderElectionLostError) or released. */
+  readonly signal: AbortSignal;
+  /** Stops renewing and clears the Lease holder so another replica can take over at once. Idempotent. */
+  release(): Promise<void>;
+}
+
+/** Jitter on acquire retries, as client-go, so candidates do not retry in lockstep. */
+const jitterFactor = 1.2;
+
+export class LeaseElector {
+  readonly identity: string;
+  private readonly leaseDurationMs: number;
+  private readonly renewDeadlineMs: number;
+  private readonly retryPeriodMs: number;
+  private readonly log: Logger;
+  private readonly leaseName: string;
+  /** The spec last seen, and when (monotonic ms) it was first seen; expiry is judged from that. */
+  private observed: { key: string; at: number } | undefined;
+
+  constructor(private readonly client: Client, private readonly options: LeaseElectorOptions) {
+    this.identity = options.identity ?? `${hostname()}_${randomUUID()}`;
+    this.leaseDurationMs = options.leaseDurationMs ?? 15_000;
+    this.renewDeadlineMs = options.renewDeadlineMs ?? 10_000;
+    this.retryPeriodMs = options.retryPeriodMs ?? 2_000;
+    this.leaseName = `${options.namespace}/${options.name}`;
+    if (!options.namespace || !options.name) {
+      throw new LeaderElectionConfigError('leader election needs a Lease namespace and name');
+    }
+    if (!this.identity) throw new LeaderElectionConfigError('leader election identity must not be empty');
+    if (!(this.leaseDurationMs > this.renewDeadlineMs)) {
+      throw new LeaderElectionConfigError('leaseDurationMs must be greater than renewDeadlineMs');
+    }
+    if (!(this.renewDeadlineMs > jitterFactor * this.retryPeriodMs) || !(this.retryPeriodMs > 0)) {
+      throw new LeaderElectionConfigError(`renewDeadlineMs must be greater than ${jitterFactor} × retryPeriodMs (> 0)`);
+    }
+    if (this.leaseDurationMs < 1000) throw new LeaderElectionConfigError('leaseDurationMs must be at least 1000 (Leases count in seconds)');
+    this.log = (options.logger ?? silentLogger).with({ lease: this.leaseName, identity: this.identity });
+  }
+
+  /**
+   * Campaigns until this replica holds the Lease; resolves with the term, or undefined if `signal` aborts first.
+   * Errors talking to the API server are logged and retried (a candidate never gives up).
+   */
+  async acquire(signal: AbortSignal): Promise<Leadership | undefined> {
+    this.log.info('campaigning for leadership');
+    while (!signal.aborted) {
+      let acquired = false;
+      try {
+        acquired = await this.tryAcquireOrRenew(signal);
+      } catch (err) {
+        if (signal.aborted) break;
+        this.log.warn('acquiring the lease failed; retrying', { error: errorText(err) });
+      }
+      if (acquired) {
+        this.log.info('became leader');
+        return this.lead();
+      }
+      await sleep(this.retryPeriodMs * (1 + Math.random() * (jitterFactor - 1)), signal);
+    }
+    return undefined;
+  }
+
+  /** Runs the renew loop for a fresh term. */
+  private lead(): Leadership {
+    const term = new AbortController();
+    const renewStop = new AbortController();
+    let lastRenew = performance.now();
+    let deadline: NodeJS.Timeout | undefined;
+    const lose = (reason: string, cause?: unknown) => {
+      if (term.signal.aborted) return;
+      const err = new LeaderElectionLostError(this.leaseName, this.identity, reason, { cause });
+      this.log.error('leadership lost', err);
+      renewStop.abort();
+      term.abort(err);
+    };
+    const armDeadline = () => {
+      clearTimeout(deadline);
+      deadline = setTimeout(() => lose(`no successful renewal within ${this.renewDeadlineMs} ms`), this.renewDeadlineMs);
+    };
+    armDeadline();
+    const loop = (async () => {
+      while (await sleep(this.retryPeriodMs, renewStop.signal)) {
+        try {
+          const renewed = await this.tryAcquireOrRenew(renewStop.signal);
+          if (renewStop.signal.aborted) break;
+          if (!renewed) return lose('another replica holds the lease');
+          lastRenew = performance.now();
+          armDeadline();
+        } catch (err) {
+          if (renewStop.signal.aborted) break;
+          this.log.warn('renewing the lease failed; retrying until the renew deadline', {
+            error: errorText(err), sinceLastRenewMs: Math.round(performance.now() - lastRenew),
+          });
+        }
+      }
+    })().finally(() => clearTimeout(deadline));
+
+    let released: Promise<void> | undefined;
+    const release = (): Promise<void> => {
+      released ??= (async () => {
+        const wasLeading = !term.signal.aborted;
+        renewStop.abort();
+        clearTimeout(deadline);
+        await loop;
+        term.abort();
+        if (wasLeading) await this.releaseLease();
+      })();
+      return released;
+    };
+    return { identity: this.identity, signal: term.signal, release };
+  }
+
+  /** Clears the holder if it is still us; best effort (the Lease expires anyway). */
+  private async releaseLease(): Promise<void> {
+    const bound = new AbortController();
+    const timer = setTimeout(() => bound.abort(), this.renewDeadlineMs);
+    try {
+      const lease = await this.client.get<Lease>(leaseKind, this.key(), { signal: bound.signal });
+      if (lease.spec?.holderIdentity !== this.identity) return;
+      const now = formatMicroTime(new Date());
+      await this.client.update<Lease>({
+        ...lease,
+        spec: { ...lease.spec, holderIdentity: null, leaseDurationSeconds: 1, acquireTime: now, renewTime: now },
+      }, { signal: bound.signal });
+      this.log.info('released the lease');
+    } catch (err) {
+      this.log.warn('releasing the lease failed; it will expire on its own', { error: errorText(err) });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** One attempt: true if this replica holds the Lease afterwards. Throws on API errors other than races. */
+  private async tryAcquireOrRenew(signal: AbortSignal): Promise<boolean> {
+    // Bound each attempt so one hung request cannot stall the loop.
+    const attempt = linkedAbort(signal);
+    const timer = setTimeout(() => attempt.abort(), this.renewDeadlineMs);
+    try {
+      return await this.attempt(attempt.signal);
+    } finally {
+      clearTimeout(timer);
+      attempt.dispose();
+    }
+  }
+
+  private async attempt(signal: AbortSignal): Promise<boolean> {
+    const now = new Date();
+    const durationSeconds = Math.ceil(this.leaseDurationMs / 1000);
+    let lease: Lease;
+    try {
+      lease = await this.client.get<Lease>(leaseKind, this.key(), { signal });
+    } catch (err) {
+      if (statusOf(err) !== 404) throw err;
+      const spec: LeaseSpec = {
+        holderIdentity: this.identity, leaseDurationSeconds: durationSeconds,
+        acquireTime: formatMicroTime(now), renewTime: formatMicroTime(now), leaseTransitions: 0,
+      };
+      try {
+        const created = await this.client.create<Lease>({
+          apiVersion: leaseKind.apiVersion, kind: leaseKind.kind,
+          metadata: { namespace: this.options.namespace, name: this.options.name }, spec,
+        }, { signal });
+        this.observe(created.spec ?? spec);
+        return true;
+      } catch (createErr) {
+        if (statusOf(createErr) === 409) return false; // another replica created it first
+        throw createErr;
+      }
+    }
+
+    const spec = lease.spec ?? {};
+    this.observe(spec);
+    const holder = spec.holderIdentity ?? '';
+    const heldByUs = holder === this.identity;
+    if (holder !== '' && !heldByUs) {
+      const holderDurationMs = (spec.leaseDurationSeconds ?? durationSeconds) * 1000;
+      if (this.observed && performance.now() < this.observed.at + holderDurationMs) return false;
+      this.log.info('the lease expired; taking it over', { previousHolder: holder });
+    }
+    const next: LeaseSpec = {
+      ...spec,
+      holderIdentity: this.identity,
+      leaseDurationSeconds: durationSeconds,
+      renewTime: formatMicroTime(now),
+      acquireTime: heldByUs && spec.acquireTime ? spec.acquireTime : formatMicroTime(now),
+      leaseTransitions: heldByUs ? spec.leaseTransitions ?? 0 : (spec.leaseTransitions ?? 0) + (holder === '' ? 0 : 1),
+    };
+    try {
+      const updated = await this.client.update<Lease>({ ...lease, spec: next }, { signal });
+      this.observe(updated.spec ?? next);
+      return true;
+    } catch (err) {
+      if (statusOf(err) === 409) return false; // stale resourceVersion: someone else wrote first
+      throw err;
+    }
+  }
+
+  /** Remembers when this spec was first seen, so expiry is measured on our clock. */
+  private observe(spec: LeaseSpec): void {
+    const key = JSON.stringify([spec.holderIdentity ?? '', spec.renewTime ?? '', spec.acquireTime ?? '', spec.leaseTransitions ?? 0]);
+    if (this.observed?.key !== key) this.observed = { key, at: performance.now() };
+  }
+
+  private key() {
+    return { namespace: this.options.namespace, name: this.options.name };
+  }
+}
+
+/** The HTTP status of an API error (ApiError carries it as `code`). */
+function statusOf(err: unknown): number | undefined {
+  const e = err as { code?: unknown; statusCode?: unknown } | undefined;
+  if (typeof e?.code === 'number') return e.code;
+  if (typeof e?.statusCode === 'number') return e.statusCode;
+  return undefined;
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
