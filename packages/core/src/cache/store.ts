@@ -1,0 +1,210 @@
+/**
+ * The informer's local copy of a kind: frozen objects keyed by `namespace/name`, a built-in namespace index and
+ * named user indexes (value → keys), and an atomic replace for relists that reports what changed meanwhile.
+ */
+import type { KubeObject } from '../object/types.js';
+import { deepFreeze, stripManagedFields, type TransformFunc } from './transform.js';
+
+/** Extracts the values an object is indexed under. */
+export type IndexFunc<T extends KubeObject = KubeObject> = (obj: T) => string[];
+
+/** What one write did to the store, as handlers see it. */
+export type StoreChange<T extends KubeObject = KubeObject> =
+  | { readonly type: 'add'; readonly object: T }
+  | { readonly type: 'update'; readonly oldObject: T; readonly object: T }
+  /** `stateUnknown`: inferred from a relist, so `object` is the last state seen, not the final one. */
+  | { readonly type: 'delete'; readonly object: T; readonly stateUnknown: boolean };
+
+export interface StoreOptions<T extends KubeObject = KubeObject> {
+  /** Applied to every object before it is frozen and kept. Default: drop `metadata.managedFields`. */
+  transform?: TransformFunc;
+  /** Called when an index function throws; the object is then left out of that index. */
+  onIndexError?: (index: string, obj: T, err: unknown) => void;
+}
+
+/** Name of the built-in index on `metadata.namespace` ("" for cluster-scoped objects). */
+export const NAMESPACE_INDEX = 'namespace';
+
+/** The store key of an object: `namespace/name`, or `name` when cluster-scoped (client-go's MetaNamespaceKey). */
+export function objectKey(namespace: string | undefined, name: string): string {
+  return namespace ? `${namespace}/${name}` : name;
+}
+
+function keyOf(obj: KubeObject): string {
+  return objectKey(obj.metadata.namespace, obj.metadata.name ?? '');
+}
+
+interface Index<T extends KubeObject> {
+  readonly extract: IndexFunc<T>;
+  readonly keysByValue: Map<string, Set<string>>;
+  readonly valuesByKey: Map<string, readonly string[]>;
+}
+
+export class Store<T extends KubeObject = KubeObject> {
+  private objects = new Map<string, T>();
+  private readonly indexes = new Map<string, Index<T>>();
+  private staged: Map<string, T> | undefined;
+  private readonly transform: TransformFunc;
+  private readonly onIndexError: (index: string, obj: T, err: unknown) => void;
+
+  constructor(options: StoreOptions<T> = {}) {
+    this.transform = options.transform ?? stripManagedFields;
+    this.onIndexError = options.onIndexError ?? (() => {});
+    this.addIndex(NAMESPACE_INDEX, (obj) => [obj.metadata.namespace ?? '']);
+  }
+
+  get size(): number {
+    return this.objects.size;
+  }
+
+  get(namespace: string | undefined, name: string): T | undefined {
+    return this.objects.get(objectKey(namespace, name));
+  }
+
+  /** Every object, in key order (the order the API server lists in). */
+  list(): T[] {
+    return sortedValues(this.objects);
+  }
+
+  hasIndex(name: string): boolean {
+    return this.indexes.has(name);
+  }
+
+  /** Objects whose index `name` holds `value`, in key order. Throws if there is no such index. */
+  byIndex(name: string, value: string): T[] {
+    const index = this.indexes.get(name);
+    if (!index) throw new RangeError(`store has no index ${JSON.stringify(name)}`);
+    const keys = [...(index.keysByValue.get(value) ?? [])].sort();
+    return keys.map((key) => this.objects.get(key)).filter((obj): obj is T => obj !== undefined);
+  }
+
+  /** Values `obj` is indexed under in index `name` (as computed when it was stored). */
+  indexValues(name: string, obj: T): readonly string[] {
+    return this.indexes.get(name)?.valuesByKey.get(keyOf(obj)) ?? [];
+  }
+
+  /** Adds an index and fills it from the objects already stored. Throws if the name is taken. */
+  addIndex(name: string, extract: IndexFunc<T>): void {
+    if (this.indexes.has(name)) throw new RangeError(`store already has an index ${JSON.stringify(name)}`);
+    const index: Index<T> = { extract, keysByValue: new Map(), valuesByKey: new Map() };
+    this.indexes.set(name, index);
+    for (const [key, obj] of this.objects) this.indexAdd(name, index, key, obj);
+  }
+
+  /**
+   * Stores an added or modified object. Returns the change, or undefined when the stored copy already has this
+   * resourceVersion (a replayed event), so handlers never see an update that changed nothing.
+   */
+  apply(received: KubeObject): StoreChange<T> | undefined {
+    const object = this.prepare(received);
+    const key = keyOf(object);
+    const old = this.objects.get(key);
+    if (old && sameVersion(old, object)) return undefined;
+    this.put(key, object, old);
+    return old ? { type: 'update', oldObject: old, object } : { type: 'add', object };
+  }
+
+  /** Removes an object the server reported deleted. Handlers are told even if it was never stored. */
+  delete(received: KubeObject): StoreChange<T> {
+    const object = this.prepare(received);
+    const key = keyOf(object);
+    if (this.objects.has(key)) this.remove(key);
+    return { type: 'delete', object, stateUnknown: false };
+  }
+
+  /** Starts buffering a relist; reads keep serving the current objects until {@link commitReplace}. */
+  beginReplace(): void {
+    this.staged = new Map();
+  }
+
+  /** Buffers one object of the relist started by {@link beginReplace}. */
+  stage(received: KubeObject): void {
+    if (!this.staged) throw new Error('Store.stage called without beginReplace');
+    const object = this.prepare(received);
+    this.staged.set(keyOf(object), object);
+  }
+
+  /**
+   * Replaces the contents with the buffered relist in one step and returns the difference: adds, updates (only where
+   * the resourceVersion changed) and deletes with `stateUnknown` true for objects that vanished meanwhile.
+   */
+  commitReplace(): StoreChange<T>[] {
+    const staged = this.staged;
+    if (!staged) throw new Error('Store.commitReplace called without beginReplace');
+    this.staged = undefined;
+    const changes: StoreChange<T>[] = [];
+    for (const [key, old] of this.objects) {
+      if (!staged.has(key)) {
+        this.remove(key);
+        changes.push({ type: 'delete', object: old, stateUnknown: true });
+      }
+    }
+    for (const [key, object] of staged) {
+      const old = this.objects.get(key);
+      if (old && sameVersion(old, object)) continue;
+      this.put(key, object, old);
+      changes.push(old ? { type: 'update', oldObject: old, object } : { type: 'add', object });
+    }
+    return changes;
+  }
+
+  private prepare(received: KubeObject): T {
+    if (typeof received?.metadata?.name !== 'string' || received.metadata.name === '') {
+      throw new TypeError('cannot store an object without metadata.name');
+    }
+    return deepFreeze(this.transform(received)) as T;
+  }
+
+  private put(key: string, object: T, old: T | undefined): void {
+    if (old) for (const index of this.indexes.values()) this.indexRemove(index, key);
+    this.objects.set(key, object);
+    for (const [name, index] of this.indexes) this.indexAdd(name, index, key, object);
+  }
+
+  private remove(key: string): void {
+    for (const index of this.indexes.values()) this.indexRemove(index, key);
+    this.objects.delete(key);
+  }
+
+  private indexAdd(name: string, index: Index<T>, key: string, obj: T): void {
+    let values: string[];
+    try {
+      const extracted = index.extract(obj);
+      if (!Array.isArray(extracted) || extracted.some((v) => typeof v !== 'string')) {
+        throw new TypeError(`index function returned ${JSON.stringify(extracted)}, not an array of strings`);
+      }
+      values = [...new Set(extracted)];
+    } catch (err) {
+      this.onIndexError(name, obj, err);
+      return;
+    }
+    if (values.length === 0) return;
+    index.valuesByKey.set(key, values);
+    for (const value of values) {
+      let keys = index.keysByValue.get(value);
+      if (!keys) index.keysByValue.set(value, (keys = new Set()));
+      keys.add(key);
+    }
+  }
+
+  private indexRemove(index: Index<T>, key: string): void {
+    const values = index.valuesByKey.get(key);
+    if (!values) return;
+    index.valuesByKey.delete(key);
+    for (const value of values) {
+      const keys = index.keysByValue.get(value);
+      keys?.delete(key);
+      if (keys?.size === 0) index.keysByValue.delete(value);
+    }
+  }
+}
+
+/** Equal resourceVersions mean the same state; objects without one are always treated as changed. */
+function sameVersion(a: KubeObject, b: KubeObject): boolean {
+  const rv = a.metadata.resourceVersion;
+  return rv !== undefined && rv === b.metadata.resourceVersion;
+}
+
+function sortedValues<T>(map: Map<string, T>): T[] {
+  return [...map.keys()].sort().map((key) => map.get(key) as T);
+}
