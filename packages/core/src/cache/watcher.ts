@@ -1,0 +1,309 @@
+/**
+ * The list-then-watch loop behind every informer, written as an explicit state machine in the style of kube-rs's
+ * `watcher`: `empty → listing(continue) → listed(rv) → watching(rv)`.
+ *
+ * It lists in pages, watches with bookmarks and a server timeout, and resumes from the last resourceVersion it saw.
+ * A 410 (expired resourceVersion or continue token) starts a fresh list; the consumer gets `init`, the objects as
+ * `initApply` and `initDone`, and swaps its store at `initDone` so it can deliver the difference. Every other failure
+ * is yielded as an `error` event with the delay before the retry (jittered exponential backoff); the loop never
+ * throws and never gives up. It ends only when its signal aborts (or the consumer stops iterating).
+ */
+import type { KubeObject } from '../object/types.js';
+import { Backoff, type BackoffOptions } from './backoff.js';
+import type { ListWatcher, RawWatchEvent } from './list-watcher.js';
+import {
+  InitialListFailed, ResourceGone, WatchErrorEvent, WatchFailed, WatchStartFailed, type WatcherError, type WatchStatus,
+} from './watcher-errors.js';
+
+/** Where the watcher is. `listing` keeps the continue token so a failed page is retried, not the whole list. */
+export type WatcherState =
+  | { readonly phase: 'empty' }
+  | { readonly phase: 'listing'; readonly continueToken?: string; readonly pages: number }
+  | { readonly phase: 'listed'; readonly resourceVersion: string }
+  | { readonly phase: 'watching'; readonly resourceVersion: string };
+
+export type WatcherEvent<T extends KubeObject = KubeObject> =
+  /** A (re)list starts: buffer the `initApply` objects that follow. */
+  | { readonly type: 'init' }
+  | { readonly type: 'initApply'; readonly object: T }
+  /** The list is complete: replace the store with the buffered objects. */
+  | { readonly type: 'initDone'; readonly resourceVersion: string }
+  | { readonly type: 'apply'; readonly object: T }
+  | { readonly type: 'delete'; readonly object: T }
+  /** A watch stream is open (health signal: the watcher has recovered). */
+  | { readonly type: 'watching'; readonly resourceVersion: string }
+  /** The server confirmed progress up to this resourceVersion without a change. */
+  | { readonly type: 'bookmark'; readonly resourceVersion: string }
+  /** Something failed; the watcher retries on its own after `retryInMs`. */
+  | { readonly type: 'error'; readonly error: WatcherError; readonly retryInMs: number };
+
+export interface WatcherOptions {
+  /** List page size. Default 500. */
+  pageSize?: number;
+  /** Server-side watch timeout. Default 290 s, shortened by up to `timeoutJitter` so watches do not reconnect in step. */
+  timeoutSeconds?: number;
+  /** Fraction of `timeoutSeconds` to shave off at random. Default 0.1. */
+  timeoutJitter?: number;
+  /**
+   * How long past `timeoutSeconds` the watcher waits before it gives up on a stream itself. Guards against a peer
+   * that vanished without closing the connection (a silent stall). Default 30 s.
+   */
+  stallGraceMs?: number;
+  /**
+   * A stream that ends cleanly sooner than this without delivering anything counts as a failure, so a server that
+   * closes watches at once is retried with backoff instead of in a hot loop. Default 1 s.
+   */
+  minWatchMs?: number;
+  /** Retry policy for failures other than 410. */
+  backoff?: BackoffOptions;
+  /** Injected for tests; default `Math.random`. */
+  random?: () => number;
+}
+
+/**
+ * Watches what `source` lists. Iterate it once; abort `signal` to stop (breaking out of the loop also stops it, but
+ * only takes effect at the next event, so prefer the signal).
+ */
+export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable<WatcherEvent<T>> {
+  private current: WatcherState = { phase: 'empty' };
+  private iterated = false;
+  private readonly backoff: Backoff;
+  private readonly pageSize: number;
+  private readonly timeoutSeconds: number;
+  private readonly timeoutJitter: number;
+  private readonly stallGraceMs: number;
+  private readonly minWatchMs: number;
+  private readonly random: () => number;
+
+  constructor(
+    private readonly source: ListWatcher,
+    private readonly signal: AbortSignal,
+    options: WatcherOptions = {},
+  ) {
+    this.pageSize = options.pageSize ?? 500;
+    this.timeoutSeconds = options.timeoutSeconds ?? 290;
+    this.timeoutJitter = options.timeoutJitter ?? 0.1;
+    this.stallGraceMs = options.stallGraceMs ?? 30_000;
+    this.minWatchMs = options.minWatchMs ?? 1_000;
+    this.random = options.random ?? Math.random;
+    this.backoff = new Backoff({ random: this.random, ...options.backoff });
+    if (!Number.isInteger(this.pageSize) || this.pageSize < 1) throw new RangeError(`invalid pageSize ${this.pageSize}`);
+    if (!(this.timeoutSeconds >= 1)) throw new RangeError(`invalid timeoutSeconds ${this.timeoutSeconds}`);
+  }
+
+  /** The state now; `resourceVersion` is where the next watch resumes. */
+  get state(): WatcherState {
+    return this.current;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<WatcherEvent<T>> {
+    if (this.iterated) throw new Error(`watcher for ${this.source.resource} can be iterated only once`);
+    this.iterated = true;
+    // A consumer that stops iterating aborts in-flight requests too, so the generator is not left parked on a socket.
+    const stop = new AbortController();
+    const signal = AbortSignal.any([this.signal, stop.signal]);
+    const gen = this.run(signal);
+    return {
+      next: () => gen.next(),
+      return: async () => {
+        stop.abort();
+        return gen.return(undefined);
+      },
+    };
+  }
+
+  private async *run(signal: AbortSignal): AsyncGenerator<WatcherEvent<T>, undefined> {
+    while (!signal.aborted) {
+      const state = this.current;
+      let failure: { error: WatcherError; retryInMs: number } | undefined;
+      switch (state.phase) {
+        case 'empty':
+          this.current = { phase: 'listing', pages: 0 };
+          yield { type: 'init' };
+          break;
+        case 'listing':
+          failure = yield* this.listPage(state, signal);
+          break;
+        case 'listed':
+        case 'watching':
+          failure = yield* this.watchOnce(state.resourceVersion, signal);
+          break;
+      }
+      if (signal.aborted) return undefined;
+      if (failure) {
+        yield { type: 'error', ...failure };
+        if (failure.retryInMs > 0 && !(await sleep(failure.retryInMs, signal))) return undefined;
+      }
+    }
+    return undefined;
+  }
+
+  /** Fetches one page; yields its objects, and `initDone` after the last page. Returns the failure, if any. */
+  private async *listPage(
+    state: Extract<WatcherState, { phase: 'listing' }>,
+    signal: AbortSignal,
+  ): AsyncGenerator<WatcherEvent<T>, { error: WatcherError; retryInMs: number } | undefined> {
+    const resource = this.source.resource;
+    let page;
+    try {
+      page = await this.source.list({
+        limit: this.pageSize,
+        ...(state.continueToken !== undefined ? { continue: state.continueToken } : {}),
+        signal,
+      });
+      if (!page || !Array.isArray(page.items)) throw new Error('the list response has no items array');
+      const bad = page.items.find((item) => !isKubeObject(item));
+      if (bad !== undefined) throw new Error('the list response holds an item without metadata.name');
+    } catch (err) {
+      if (signal.aborted) return undefined;
+      if (isGone(err)) {
+        // The snapshot the continue token points into is gone: only a fresh list is consistent.
+        this.current = { phase: 'empty' };
+        return { error: new ResourceGone(resource, 'list continue token', { cause: err }), retryInMs: 0 };
+      }
+      return { error: new InitialListFailed(resource, { cause: err }), retryInMs: this.backoff.next() };
+    }
+    for (const object of page.items) yield { type: 'initApply', object: object as T };
+    const continueToken = page.metadata?.continue;
+    if (continueToken) {
+      this.current = { phase: 'listing', continueToken, pages: state.pages + 1 };
+      return undefined;
+    }
+    const resourceVersion = page.metadata?.resourceVersion;
+    if (!resourceVersion) {
+      this.current = { phase: 'empty' };
+      const cause = new Error('the list response has no metadata.resourceVersion to watch from');
+      return { error: new InitialListFailed(resource, { cause }), retryInMs: this.backoff.next() };
+    }
+    this.current = { phase: 'listed', resourceVersion };
+    yield { type: 'initDone', resourceVersion };
+    return undefined;
+  }
+
+  /** Opens one watch from `resourceVersion` and follows it until it ends. Returns the failure, if any. */
+  private async *watchOnce(
+    resourceVersion: string,
+    signal: AbortSignal,
+  ): AsyncGenerator<WatcherEvent<T>, { error: WatcherError; retryInMs: number } | undefined> {
+    const resource = this.source.resource;
+    const timeoutSeconds = Math.max(1, Math.round(this.timeoutSeconds * (1 - this.timeoutJitter * this.random())));
+    const stop = new AbortController();
+    const stalled = setTimeout(() => stop.abort(), timeoutSeconds * 1000 + this.stallGraceMs);
+    stalled.unref();
+    const watchSignal = AbortSignal.any([signal, stop.signal]);
+    let rv = resourceVersion;
+    const retry = (error: WatcherError) => ({ error, retryInMs: this.backoff.next() });
+    try {
+      let stream: AsyncIterable<RawWatchEvent>;
+      try {
+        stream = await this.source.watch({ resourceVersion: rv, timeoutSeconds, signal: watchSignal });
+      } catch (err) {
+        if (signal.aborted) return undefined;
+        if (isGone(err)) {
+          this.current = { phase: 'empty' };
+          return { error: new ResourceGone(resource, `resourceVersion ${rv}`, { cause: err }), retryInMs: 0 };
+        }
+        this.current = { phase: 'listed', resourceVersion: rv };
+        return retry(new WatchStartFailed(resource, rv, { cause: err }));
+      }
+      this.current = { phase: 'watching', resourceVersion: rv };
+      yield { type: 'watching', resourceVersion: rv };
+      const openedAt = Date.now();
+      let events = 0;
+      try {
+        for await (const event of stream) {
+          events++;
+          const object = event.object;
+          switch (event.type) {
+            case 'ADDED':
+            case 'MODIFIED':
+            case 'DELETED': {
+              if (!isKubeObject(object)) {
+                return retry(new WatchFailed(resource, rv, `${event.type} event without an object with metadata.name`));
+              }
+              rv = object.metadata.resourceVersion ?? rv;
+              this.current = { phase: 'watching', resourceVersion: rv };
+              yield { type: event.type === 'DELETED' ? 'delete' : 'apply', object: object as T };
+              break;
+            }
+            case 'BOOKMARK': {
+              const next = isRecord(object) && isRecord(object['metadata']) ? object['metadata']['resourceVersion'] : undefined;
+              if (typeof next !== 'string' || next === '') {
+                return retry(new WatchFailed(resource, rv, 'BOOKMARK event without metadata.resourceVersion'));
+              }
+              rv = next;
+              this.current = { phase: 'watching', resourceVersion: rv };
+              yield { type: 'bookmark', resourceVersion: rv };
+              break;
+            }
+            case 'ERROR': {
+              const status = (isRecord(object) ? object : {}) as WatchStatus;
+              if (status.code === 410 || status.reason === 'Expired' || status.reason === 'Gone') {
+                this.current = { phase: 'empty' };
+                return { error: new ResourceGone(resource, `resourceVersion ${rv}`, { cause: statusError(status) }), retryInMs: 0 };
+              }
+              // A resourceVersion ahead of the server (e.g. it was restored from a backup) never becomes valid.
+              this.current = isTooLargeResourceVersion(status) ? { phase: 'empty' } : { phase: 'listed', resourceVersion: rv };
+              return retry(new WatchErrorEvent(resource, status));
+            }
+            default:
+              return retry(new WatchFailed(resource, rv, `unknown event type ${JSON.stringify(event.type)}`));
+          }
+        }
+      } catch (err) {
+        if (signal.aborted) return undefined;
+        this.current = { phase: 'listed', resourceVersion: rv };
+        const why = stop.signal.aborted ? `no end of stream ${this.stallGraceMs} ms after its timeout` : 'the stream broke';
+        return retry(new WatchFailed(resource, rv, why, { cause: err }));
+      }
+      this.current = { phase: 'listed', resourceVersion: rv };
+      if (events === 0 && Date.now() - openedAt < this.minWatchMs) {
+        return retry(new WatchFailed(resource, rv, 'the server closed the stream at once'));
+      }
+      return undefined;
+    } finally {
+      clearTimeout(stalled);
+      stop.abort();
+    }
+  }
+}
+
+/** Resolves true after `ms`, or false as soon as `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isKubeObject(value: unknown): value is KubeObject {
+  if (!isRecord(value) || !isRecord(value['metadata'])) return false;
+  const name = value['metadata']['name'];
+  return typeof name === 'string' && name !== '';
+}
+
+/** True for an HTTP 410 from the client (structurally, so any ApiError-like error with `code` counts). */
+function isGone(err: unknown): boolean {
+  return isRecord(err) && (err['code'] === 410 || err['statusCode'] === 410);
+}
+
+function isTooLargeResourceVersion(status: WatchStatus): boolean {
+  if (status.details?.causes?.some((c) => c.reason === 'ResourceVersionTooLarge')) return true;
+  return /too large resource version/i.test(status.message ?? '');
+}
+
+function statusError(status: WatchStatus): Error {
+  return new Error(status.message ?? `status ${status.code ?? '?'} ${status.reason ?? ''}`);
+}
