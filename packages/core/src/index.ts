@@ -58,3 +58,13 @@ export type { Lease, LeaseElectorOptions, LeaseSpec, Leadership } from './leader
 export { LeaseElector, leaseKind } from './leaderelection/lease-elector.js';
 export { LeaderElectionConfigError, LeaderElectionError, LeaderElectionLostError } from './leaderelection/errors.js';
 export { formatMicroTime, parseMicroTime } from './leaderelection/micro-time.js';
+
+export type { AwareRunnable, ClusterContext, Manager, Runnable } from './manager/types.js';
+export type { LeaderElectionOptions, ManagerOptions } from './manager/options.js';
+export { MultiClusterManager, newManager } from './manager/manager.js';
+export type { SignalHandlerOptions } from './manager/signal-handler.js';
+export { signalHandler } from './manager/signal-handler.js';
+export {
+  EngageFailedError, FieldIndexFailedError, GracefulShutdownTimeoutError, ManagerAlreadyStartedError, ManagerConfigError,
+  ManagerError, ManagerStoppedError, RunnableFailedError,
+} from './manager/errors.js';

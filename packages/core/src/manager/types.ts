@@ -4,6 +4,7 @@
  */
 import type { Cluster } from '../cluster/types.js';
 import type { FieldIndexer } from '../cache/types.js';
+import type { HealthCheck } from '../healthz/checks.js';
 import type { Logger } from '../log/logger.js';
 import type { MetricsRecorder } from '../metrics/types.js';
 import type { Aware, ClusterName, Provider } from '../multicluster/types.js';
@@ -13,6 +14,13 @@ export interface Runnable {
   start(signal: AbortSignal): Promise<void>;
   /** Runs only on the elected leader when leader election is on. Default true (as controller-runtime). */
   readonly needLeaderElection?: boolean;
+  /**
+   * Optional: resolves true once the started runnable can do its work (e.g. its sources synced), false if `signal`
+   * aborts first. The manager's `/readyz` waits for it.
+   */
+  waitForReady?(signal: AbortSignal): Promise<boolean>;
+  /** Optional: how logs and errors name the runnable (default: its class name). */
+  readonly name?: string;
 }
 
 /** A runnable that also runs per cluster (controllers). */
@@ -38,6 +46,10 @@ export interface Manager extends Aware {
   readonly metrics: MetricsRecorder;
   /** Resolves when this replica is elected leader (at once without leader election). */
   elected(): Promise<void>;
+  /** Adds a liveness check served on `/healthz` and `/healthz/<name>`; it fails by throwing or returning false. */
+  addHealthzCheck(name: string, check: HealthCheck): void;
+  /** Adds a readiness check served on `/readyz` and `/readyz/<name>`. */
+  addReadyzCheck(name: string, check: HealthCheck): void;
   /** Runs everything until `signal` aborts; resolves after a graceful shutdown. */
   start(signal: AbortSignal): Promise<void>;
 }

@@ -1,0 +1,63 @@
+/** Options of the multi-cluster manager and their defaults. */
+import type { KubeConfig } from '@kubernetes/client-node';
+import { readFileSync } from 'node:fs';
+import type { Cluster } from '../cluster/types.js';
+import type { Logger } from '../log/logger.js';
+import type { MetricsRecorder } from '../metrics/types.js';
+import type { MetricsSource } from '../healthz/probe-server.js';
+import { ManagerConfigError } from './errors.js';
+
+export interface LeaderElectionOptions {
+  enabled?: boolean;
+  /** Namespace of the Lease. Default: the pod's namespace when running in a cluster. */
+  namespace?: string;
+  /** Name of the Lease; replicas of one controller share it. */
+  name: string;
+  /** This replica's identity. Default `<hostname>_<uuid>`. */
+  id?: string;
+  leaseDurationMs?: number;
+  renewDeadlineMs?: number;
+  retryPeriodMs?: number;
+}
+
+export interface ManagerOptions {
+  logger?: Logger;
+  /** Where runtime metrics go. Default: a PrometheusMetrics with its own registry, served on `/metrics`. */
+  metrics?: MetricsRecorder;
+  /** What `/metrics` serves when `metrics` is not a PrometheusMetrics (e.g. your own prom-client Registry). */
+  metricsRegistry?: MetricsSource;
+  leaderElection?: LeaderElectionOptions;
+  /** `host:port` for `/metrics`; port 0 picks a free port; "0" or absent turns it off. */
+  metricsBindAddress?: string;
+  /** `host:port` for `/healthz` and `/readyz`; port 0 picks a free port; "0" or absent turns it off. */
+  healthProbeBindAddress?: string;
+  /** How long shutdown may take before running runnables are abandoned. Default 30 s. */
+  gracefulShutdownTimeoutMs?: number;
+  /** Use this cluster as the local cluster "" instead of building one from the config. The manager starts it. */
+  localCluster?: Cluster;
+  /** Builds the local cluster from the config when `localCluster` is absent. */
+  newCluster?: (config: KubeConfig, options: { logger: Logger; metrics: MetricsRecorder }) => Cluster;
+}
+
+const serviceAccountNamespace = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
+
+/** The Lease namespace: as configured, else the pod's own namespace (as controller-runtime). */
+export function leaseNamespace(le: LeaderElectionOptions): string {
+  if (le.namespace) return le.namespace;
+  try {
+    const ns = readFileSync(serviceAccountNamespace, 'utf8').trim();
+    if (ns) return ns;
+  } catch {
+    // not running in a pod
+  }
+  throw new ManagerConfigError('leaderElection.namespace is required when not running inside a cluster');
+}
+
+export function validateOptions(options: ManagerOptions): void {
+  const t = options.gracefulShutdownTimeoutMs;
+  if (t !== undefined && !(Number.isFinite(t) && t >= 0)) {
+    throw new ManagerConfigError(`gracefulShutdownTimeoutMs must be a non-negative number, got ${String(t)}`);
+  }
+  const le = options.leaderElection;
+  if (le?.enabled && !le.name) throw new ManagerConfigError('leaderElection.name is required when leader election is enabled');
+}
