@@ -48,6 +48,7 @@ export class Engagements implements Aware {
     const present = this.live.get(name);
     if (present && present.cluster === cluster && !present.link.signal.aborted) return;
     const log = this.log.with({ cluster: name });
+    this.metrics.clusterEngaged?.(name);
     const engagement: Engagement = { name, cluster, link: linkedAbort(signal, this.stopped.signal), log };
     // Register the successor before ending the old engagement, so the old one's cleanup sees it was replaced.
     this.live.set(name, engagement);

@@ -31,6 +31,9 @@ import type { AwareRunnable, ClusterContext, Manager, Runnable } from './types.j
 
 type State = 'new' | 'running' | 'stopping' | 'stopped';
 
+/** How long a readiness probe waits for the local cache before reporting it unsynced. */
+const readinessSyncWaitMs = 250;
+
 interface Running {
   readonly name: string;
   readonly done: Promise<void>;
@@ -93,8 +96,17 @@ export class MultiClusterManager implements Manager {
         renewDeadlineMs: le.renewDeadlineMs, retryPeriodMs: le.retryPeriodMs, logger: this.logger.with({ cluster: LOCAL_CLUSTER }),
       });
     }
-    this.readyChecks.add('local-cache-sync', () => {
+    this.readyChecks.add('local-cache-sync', async (signal) => {
       if (!this.localSynced) throw new Error('the local cluster cache has not synced yet');
+      // Informers added since (e.g. controllers' local watches) must have synced too; a synced cache answers at once.
+      const bound = linkedAbort(signal);
+      const timer = setTimeout(() => bound.abort(), readinessSyncWaitMs);
+      try {
+        if (!(await this.local.waitForCacheSync(bound.signal))) throw new Error('informers of the local cluster have not synced yet');
+      } finally {
+        clearTimeout(timer);
+        bound.dispose();
+      }
     });
     this.readyChecks.add('runnables', () => {
       if (this.state !== 'running') throw new Error(`the manager is ${this.state === 'new' ? 'not started' : 'shutting down'}`);

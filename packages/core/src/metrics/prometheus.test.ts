@@ -49,7 +49,12 @@ describe('PrometheusMetrics', () => {
     const text = await m.scrape();
     expect(seriesLines(text, 'a')).toEqual([]);
     expect(seriesLines(text, 'b').length).toBeGreaterThan(8);
-    // A cluster that comes back starts from zero.
+    // Late writes (an in-flight reconcile finishing, a queue draining) do not bring the series back...
+    m.reconcileDone('cm', 'a', 'success', 0.01);
+    m.queueDepth('cm', 'a', 0);
+    expect(seriesLines(await m.scrape(), 'a')).toEqual([]);
+    // ...until the cluster is engaged again; then it starts from zero.
+    m.clusterEngaged('a');
     m.queueAdd('cm', 'a');
     expect(await m.scrape()).toContain('mcr_workqueue_adds_total{name="cm",cluster="a"} 1');
   });

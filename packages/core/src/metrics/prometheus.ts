@@ -17,6 +17,9 @@ export interface PrometheusMetricsOptions {
   prefix?: string;
 }
 
+/** How many forgotten cluster names are remembered to drop their late writes (bounded, oldest forgotten first). */
+const maxRetired = 10_000;
+
 /** Outcomes that count as reconcile errors (`mcr_reconcile_errors_total`). */
 const errorOutcomes: ReadonlySet<ReconcileOutcome> = new Set(['error', 'terminal_error']);
 
@@ -55,6 +58,8 @@ export class PrometheusMetrics implements MetricsRecorder {
   /** The registry to scrape (`await registry.metrics()`). */
   readonly registry: Registry;
   private readonly series = new SeriesByCluster();
+  /** Clusters forgotten and not engaged again: their late writes are dropped so their series stay gone. */
+  private readonly retired = new Set<ClusterName>();
 
   private readonly reconcileTotal: Counter<'controller' | 'cluster' | 'result'>;
   private readonly reconcileErrors: Counter<'controller' | 'cluster'>;
@@ -121,6 +126,7 @@ export class PrometheusMetrics implements MetricsRecorder {
   }
 
   reconcileDone(controller: string, cluster: ClusterName, outcome: ReconcileOutcome, seconds: number): void {
+    if (this.retired.has(cluster)) return;
     const base = { controller, cluster };
     const withResult = { ...base, result: outcome };
     this.reconcileTotal.inc(withResult);
@@ -140,18 +146,21 @@ export class PrometheusMetrics implements MetricsRecorder {
   }
 
   queueAdd(queue: string, cluster: ClusterName): void {
+    if (this.retired.has(cluster)) return;
     const labels = { name: queue, cluster };
     this.queueAdds.inc(labels);
     this.series.note(cluster, this.queueAdds, labels);
   }
 
   queueDepth(queue: string, cluster: ClusterName, depth: number): void {
+    if (this.retired.has(cluster)) return;
     const labels = { name: queue, cluster };
     this.depth.set(labels, depth);
     this.series.note(cluster, this.depth, labels);
   }
 
   queueLatency(queue: string, cluster: ClusterName, seconds: number): void {
+    if (this.retired.has(cluster)) return;
     if (!Number.isFinite(seconds) || seconds < 0) return;
     const labels = { name: queue, cluster };
     this.queueDuration.observe(labels, seconds);
@@ -159,12 +168,14 @@ export class PrometheusMetrics implements MetricsRecorder {
   }
 
   queueRetry(queue: string, cluster: ClusterName): void {
+    if (this.retired.has(cluster)) return;
     const labels = { name: queue, cluster };
     this.retries.inc(labels);
     this.series.note(cluster, this.retries, labels);
   }
 
   informerState(cluster: ClusterName, kind: string, watching: boolean, failures: number): void {
+    if (this.retired.has(cluster)) return;
     const labels = { cluster, kind };
     this.informerWatching.set(labels, watching ? 1 : 0);
     this.informerFailures.set(labels, failures);
@@ -178,6 +189,16 @@ export class PrometheusMetrics implements MetricsRecorder {
 
   forgetCluster(cluster: ClusterName): void {
     this.series.forget(cluster);
+    this.retired.delete(cluster);
+    this.retired.add(cluster);
+    if (this.retired.size > maxRetired) {
+      const oldest = this.retired.values().next().value;
+      if (oldest !== undefined) this.retired.delete(oldest);
+    }
+  }
+
+  clusterEngaged(cluster: ClusterName): void {
+    this.retired.delete(cluster);
   }
 
   /** The exposition text, as served on `/metrics`. */

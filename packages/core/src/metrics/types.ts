@@ -23,12 +23,17 @@ export interface MetricsRecorder {
   informerState(cluster: ClusterName, kind: string, watching: boolean, failures: number): void;
   /** Engaged clusters, per controller or provider. */
   engagedClusters(owner: string, count: number): void;
-  /** Drops every series labelled with this cluster (after it is disengaged). */
+  /**
+   * Drops every series labelled with this cluster (after it is disengaged) and ignores late writes for it (a
+   * reconcile that was in flight, a queue draining) until `clusterEngaged` says it is back.
+   */
   forgetCluster(cluster: ClusterName): void;
+  /** The cluster is engaged (again): record its series. Optional; the manager calls it before engaging. */
+  clusterEngaged?(cluster: ClusterName): void;
 }
 
 /** Records nothing. */
 export const noopMetrics: MetricsRecorder = {
   reconcileDone() {}, activeWorkers() {}, queueAdd() {}, queueDepth() {}, queueLatency() {}, queueRetry() {},
-  informerState() {}, engagedClusters() {}, forgetCluster() {},
+  informerState() {}, engagedClusters() {}, forgetCluster() {}, clusterEngaged() {},
 };
