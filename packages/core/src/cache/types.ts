@@ -44,6 +44,8 @@ export interface InformerStatus {
   resourceVersion?: string;
   /** Consecutive failures since the last success. */
   failures: number;
+  /** Handler callbacks that threw or rejected since the informer was created (each was logged and skipped). */
+  handlerFailures?: number;
 }
 
 export interface Informer<T extends KubeObject = KubeObject> {

@@ -5,59 +5,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ObjectList } from '../client/types.js';
 import type { KubeObject } from '../object/types.js';
-import type { ListRequest, ListWatcher, RawWatchEvent, WatchRequest } from './list-watcher.js';
+import type { ListWatcher } from './list-watcher.js';
+import { cm, fail, httpError, page, ScriptedSource, stream, type ListStep, type WatchStep } from './testing/scripted-source.js';
 import { Watcher, type WatcherEvent } from './watcher.js';
 import { InitialListFailed, WatchErrorEvent, WatchFailed, WatchStartFailed } from './watcher-errors.js';
 
-const obj = (name: string, rv: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'ns', name, resourceVersion: rv } });
-const gone = Object.assign(new Error('410 Gone'), { code: 410 });
-const unavailable = Object.assign(new Error('503 unavailable'), { code: 503 });
-
-type ListStep = (req: ListRequest) => Promise<ObjectList>;
-type WatchStep = (req: WatchRequest) => Promise<AsyncIterable<RawWatchEvent>>;
-
-/** Answers each list and watch call with the next scripted step; records the requests. */
-class ScriptedSource implements ListWatcher {
-  readonly resource = 'v1, Kind=ConfigMap';
-  readonly listCalls: Array<Omit<ListRequest, 'signal'>> = [];
-  readonly watchCalls: Array<Omit<WatchRequest, 'signal'>> = [];
-  constructor(private readonly lists: ListStep[], private readonly watches: WatchStep[]) {}
-  list(req: ListRequest): Promise<ObjectList> {
-    const { signal: _s, ...rest } = req;
-    this.listCalls.push(rest);
-    const step = this.lists.shift();
-    return step ? step(req) : hang(req.signal);
-  }
-  watch(req: WatchRequest): Promise<AsyncIterable<RawWatchEvent>> {
-    const { signal: _s, ...rest } = req;
-    this.watchCalls.push(rest);
-    const step = this.watches.shift();
-    return step ? step(req) : hang(req.signal);
-  }
-}
-
-function page(items: KubeObject[], meta: { resourceVersion?: string; continue?: string }): ListStep {
-  return async () => ({ apiVersion: 'v1', kind: 'ConfigMapList', metadata: meta, items });
-}
-const fail = (err: unknown): ListStep & WatchStep => async () => {
-  throw err;
-};
-/** A stream that yields `events`, then ends cleanly, or stays open until aborted if `open`. */
-function stream(events: RawWatchEvent[], end: 'close' | 'open' | Error = 'close'): WatchStep {
-  return async (req) =>
-    (async function* () {
-      for (const e of events) yield e;
-      if (end === 'open') await hang(req.signal);
-      if (end instanceof Error) throw end;
-    })();
-}
-function hang(signal: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => {
-    const abort = () => reject(new DOMException('aborted', 'AbortError'));
-    if (signal.aborted) abort();
-    signal.addEventListener('abort', abort, { once: true });
-  });
-}
+const obj = (name: string, rv: string): KubeObject => cm(name, rv);
+const gone = httpError(410, '410 Gone');
+const unavailable = httpError(503, '503 unavailable');
 
 /** Collects events until `until` says stop, then aborts the watcher and checks it ends. */
 async function collect(
@@ -257,5 +212,4 @@ describe('Watcher', () => {
     watcher[Symbol.asyncIterator]();
     expect(() => watcher[Symbol.asyncIterator]()).toThrow(/only once/);
   });
-
 });

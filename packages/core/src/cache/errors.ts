@@ -1,0 +1,64 @@
+/**
+ * Errors of the informer cache. `retryable` says whether the same call can succeed later without a code change.
+ */
+import { kindKey } from '../object/gvk.js';
+import type { ObjectKind } from '../object/types.js';
+
+/** Base class of every error the cache throws (besides the API's NotFound for a missing object). */
+export class CacheError extends Error {
+  override readonly name: string = 'CacheError';
+  readonly retryable: boolean = false;
+}
+
+/** A read came before `start()`: informers only fill once the cache runs. Retry after starting it. */
+export class CacheNotStartedError extends CacheError {
+  override readonly name = 'CacheNotStartedError';
+  override readonly retryable = true;
+  constructor(readonly kind: ObjectKind) {
+    super(`cache not started: cannot read ${kindKey(kind)} before Cache.start()`);
+  }
+}
+
+/** The cache was stopped (its start signal aborted); it serves no new informers or reads that need a sync. */
+export class CacheStoppedError extends CacheError {
+  override readonly name = 'CacheStoppedError';
+  constructor(readonly kind: ObjectKind) {
+    super(`cache stopped: no informer for ${kindKey(kind)}`);
+  }
+}
+
+/** The caller's signal aborted before the informer for `kind` finished its first list. Retry later. */
+export class CacheNotSyncedError extends CacheError {
+  override readonly name = 'CacheNotSyncedError';
+  override readonly retryable = true;
+  constructor(readonly kind: ObjectKind, options?: { cause?: unknown }) {
+    super(`informer for ${kindKey(kind)} has not synced yet (the request was aborted while waiting)`, options);
+  }
+}
+
+/** A field selector names a field the cache cannot answer: it needs `indexField` for that kind and field first. */
+export class UnindexedFieldError extends CacheError {
+  override readonly name = 'UnindexedFieldError';
+  constructor(readonly kind: ObjectKind, readonly field: string) {
+    super(
+      `cannot select ${kindKey(kind)} by field ${JSON.stringify(field)} from the cache: no index; ` +
+        `register one with indexField(kind, ${JSON.stringify(field)}, extract) (metadata.name and metadata.namespace need none)`,
+    );
+  }
+}
+
+/** `indexField` was called twice for the same kind and field, or for a field the cache answers by itself. */
+export class IndexConflictError extends CacheError {
+  override readonly name = 'IndexConflictError';
+  constructor(readonly kind: ObjectKind, readonly field: string, reason: string) {
+    super(`cannot index ${kindKey(kind)} by ${JSON.stringify(field)}: ${reason}`);
+  }
+}
+
+/** A list option the cache cannot honour (bad selector syntax, `continue`). */
+export class InvalidListOptionsError extends CacheError {
+  override readonly name = 'InvalidListOptionsError';
+  constructor(readonly option: string, reason: string) {
+    super(`invalid ${option} for a cache list: ${reason}`);
+  }
+}

@@ -1,0 +1,302 @@
+/**
+ * A shared informer: one watcher per kind feeding one store, with any number of handlers told about each change.
+ * Handlers are isolated from the informer and from each other: one that throws (or rejects) is logged and counted,
+ * and the others and the watch carry on. Health is visible through `status()` and the informer metrics.
+ */
+import { silentLogger, type Logger } from '../log/logger.js';
+import { noopMetrics, type MetricsRecorder } from '../metrics/types.js';
+import type { ClusterName } from '../multicluster/types.js';
+import { kindKey } from '../object/gvk.js';
+import type { KubeObject, ObjectKind } from '../object/types.js';
+import type { Informer, InformerPhase, InformerStatus, Registration, ResourceEventHandler } from './types.js';
+import type { ListWatcher } from './list-watcher.js';
+import { Store, type IndexFunc, type StoreChange } from './store.js';
+import type { TransformFunc } from './transform.js';
+import { Watcher, type WatcherEvent, type WatcherOptions } from './watcher.js';
+import { ResourceGone } from './watcher-errors.js';
+
+export interface SharedInformerOptions {
+  kind: ObjectKind;
+  /** Where objects come from (usually {@link resourceListWatcher}). */
+  source: ListWatcher;
+  logger?: Logger;
+  metrics?: MetricsRecorder;
+  /** Label for logs and metrics. Default "" (the local cluster). */
+  clusterName?: ClusterName;
+  /** What the store keeps of each object. Default: drop managedFields. */
+  transform?: TransformFunc;
+  /** Resync period for handlers that do not set their own. Default: none. */
+  defaultResyncPeriodMs?: number;
+  watcher?: WatcherOptions;
+}
+
+interface HandlerEntry<T extends KubeObject> {
+  readonly handler: ResourceEventHandler<T>;
+  removed: boolean;
+  synced: boolean;
+  timer?: NodeJS.Timeout;
+}
+
+export class SharedInformer<T extends KubeObject = KubeObject> implements Informer<T> {
+  readonly kind: ObjectKind;
+  private readonly store: Store<T>;
+  private readonly source: ListWatcher;
+  private readonly log: Logger;
+  private readonly metrics: MetricsRecorder;
+  private readonly clusterName: ClusterName;
+  private readonly kindLabel: string;
+  private readonly watcherOptions: WatcherOptions;
+  private readonly defaultResyncPeriodMs: number | undefined;
+  private readonly handlers = new Set<HandlerEntry<T>>();
+  private readonly syncWaiters = new Set<(synced: boolean) => void>();
+  private phase: InformerPhase = 'pending';
+  private synced = false;
+  private lastError: Error | undefined;
+  private failures = 0;
+  private handlerFailures = 0;
+  private resourceVersion: string | undefined;
+  private started = false;
+  private initialList = true;
+
+  constructor(options: SharedInformerOptions) {
+    this.kind = options.kind;
+    this.source = options.source;
+    this.kindLabel = kindKey(options.kind);
+    this.clusterName = options.clusterName ?? '';
+    this.log = (options.logger ?? silentLogger).with({ kind: this.kindLabel, cluster: this.clusterName });
+    this.metrics = options.metrics ?? noopMetrics;
+    this.watcherOptions = options.watcher ?? {};
+    this.defaultResyncPeriodMs = options.defaultResyncPeriodMs;
+    this.store = new Store<T>({
+      ...(options.transform ? { transform: options.transform } : {}),
+      onIndexError: (index, obj, err) => {
+        this.log.error('index function threw; object left out of the index', err, {
+          index, namespace: obj.metadata.namespace, name: obj.metadata.name,
+        });
+      },
+    });
+  }
+
+  /**
+   * Lists and watches until `signal` aborts; resolves once stopped. Never rejects: failures are retried and show in
+   * `status()`. An informer runs once.
+   */
+  async run(signal: AbortSignal): Promise<void> {
+    if (this.started) throw new Error(`informer for ${this.kindLabel} was already started`);
+    this.started = true;
+    this.setPhase('listing');
+    try {
+      for await (const event of new Watcher<T>(this.source, signal, this.watcherOptions)) {
+        try {
+          this.handle(event);
+        } catch (err) {
+          // Only the store can throw here (a transform or a malformed object); skip the event, keep watching.
+          this.log.error('could not store a watch event', err, { event: event.type });
+        }
+      }
+    } finally {
+      for (const entry of this.handlers) clearInterval(entry.timer);
+      this.setPhase('stopped');
+      for (const resolve of this.syncWaiters) resolve(this.synced);
+      this.syncWaiters.clear();
+    }
+  }
+
+  addEventHandler(handler: ResourceEventHandler<T>, options: { resyncPeriodMs?: number } = {}): Registration {
+    const entry: HandlerEntry<T> = { handler, removed: false, synced: false };
+    this.handlers.add(entry);
+    if (this.synced) {
+      for (const obj of this.store.list()) this.call(entry, 'onAdd', () => handler.onAdd?.(obj, true));
+      entry.synced = true;
+    }
+    const period = options.resyncPeriodMs ?? this.defaultResyncPeriodMs;
+    if (period !== undefined && this.phase !== 'stopped') {
+      if (!(period > 0)) throw new RangeError(`resyncPeriodMs must be positive, got ${period}`);
+      entry.timer = setInterval(() => this.resync(entry), period);
+      entry.timer.unref();
+    }
+    return {
+      remove: () => {
+        entry.removed = true;
+        clearInterval(entry.timer);
+        this.handlers.delete(entry);
+      },
+      hasSynced: () => entry.synced,
+    };
+  }
+
+  hasSynced(): boolean {
+    return this.synced;
+  }
+
+  status(): InformerStatus {
+    return {
+      phase: this.phase,
+      synced: this.synced,
+      failures: this.failures,
+      handlerFailures: this.handlerFailures,
+      ...(this.lastError ? { lastError: this.lastError } : {}),
+      ...(this.resourceVersion ? { resourceVersion: this.resourceVersion } : {}),
+    };
+  }
+
+  get(namespace: string, name: string): T | undefined {
+    return this.store.get(namespace, name);
+  }
+
+  list(): T[] {
+    return this.store.list();
+  }
+
+  /** Resolves true once synced, false if `signal` aborts or the informer stops first. */
+  waitForSync(signal?: AbortSignal): Promise<boolean> {
+    if (this.synced) return Promise.resolve(true);
+    if (this.phase === 'stopped' || signal?.aborted) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const done = (synced: boolean) => {
+        signal?.removeEventListener('abort', onAbort);
+        this.syncWaiters.delete(done);
+        resolve(synced);
+      };
+      const onAbort = () => done(false);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.syncWaiters.add(done);
+    });
+  }
+
+  /** Adds an index over the objects (existing ones included). Throws if the name is taken. */
+  addIndex(name: string, extract: IndexFunc<T>): void {
+    this.store.addIndex(name, extract);
+  }
+
+  hasIndex(name: string): boolean {
+    return this.store.hasIndex(name);
+  }
+
+  /** Values `obj` was indexed under in index `name` when it was stored. */
+  indexValues(name: string, obj: T): readonly string[] {
+    return this.store.indexValues(name, obj);
+  }
+
+  /** Objects whose index `name` holds `value`. */
+  byIndex(name: string, value: string): T[] {
+    return this.store.byIndex(name, value);
+  }
+
+  private handle(event: WatcherEvent<T>): void {
+    switch (event.type) {
+      case 'init':
+        this.store.beginReplace();
+        this.setPhase('listing');
+        return;
+      case 'initApply':
+        this.store.stage(event.object);
+        return;
+      case 'initDone': {
+        this.resourceVersion = event.resourceVersion;
+        const changes = this.store.commitReplace();
+        this.dispatch(changes, this.initialList);
+        if (!this.synced) this.markSynced();
+        this.initialList = false;
+        this.succeeded('listing');
+        return;
+      }
+      case 'apply': {
+        this.resourceVersion = event.object.metadata.resourceVersion ?? this.resourceVersion;
+        const change = this.store.apply(event.object);
+        if (change) this.dispatch([change], false);
+        return;
+      }
+      case 'delete':
+        this.resourceVersion = event.object.metadata.resourceVersion ?? this.resourceVersion;
+        this.dispatch([this.store.delete(event.object)], false);
+        return;
+      case 'watching':
+        this.resourceVersion = event.resourceVersion;
+        this.succeeded('watching');
+        return;
+      case 'bookmark':
+        this.resourceVersion = event.resourceVersion;
+        return;
+      case 'error':
+        if (event.error instanceof ResourceGone) {
+          // Expected after compaction or a long disconnect: relist at once, not a failure.
+          this.log.info('resourceVersion expired, relisting', { error: event.error.message });
+          return;
+        }
+        this.failures++;
+        this.lastError = event.error;
+        this.log.warn('list/watch failed, retrying', {
+          error: event.error.message, errorName: event.error.name, retryInMs: event.retryInMs, failures: this.failures,
+        });
+        this.setPhase('backoff');
+        return;
+    }
+  }
+
+  private succeeded(phase: InformerPhase): void {
+    this.failures = 0;
+    this.lastError = undefined;
+    this.setPhase(phase);
+  }
+
+  private markSynced(): void {
+    this.synced = true;
+    for (const entry of this.handlers) entry.synced = true;
+    for (const resolve of [...this.syncWaiters]) resolve(true);
+  }
+
+  private setPhase(phase: InformerPhase): void {
+    const changed = phase !== this.phase;
+    this.phase = phase;
+    if (changed || phase === 'backoff') {
+      this.metrics.informerState(this.clusterName, this.kindLabel, phase === 'watching' && this.synced, this.failures);
+    }
+  }
+
+  private dispatch(changes: StoreChange<T>[], isInInitialList: boolean): void {
+    if (changes.length === 0 || this.handlers.size === 0) return;
+    // Handlers added during dispatch were replayed the store already, which includes these changes.
+    const entries = [...this.handlers];
+    for (const change of changes) {
+      for (const entry of entries) {
+        const h = entry.handler;
+        switch (change.type) {
+          case 'add':
+            this.call(entry, 'onAdd', () => h.onAdd?.(change.object, isInInitialList));
+            break;
+          case 'update':
+            this.call(entry, 'onUpdate', () => h.onUpdate?.(change.oldObject, change.object));
+            break;
+          case 'delete':
+            this.call(entry, 'onDelete', () => h.onDelete?.(change.object, change.stateUnknown));
+            break;
+        }
+      }
+    }
+  }
+
+  private resync(entry: HandlerEntry<T>): void {
+    if (!this.synced || entry.removed) return;
+    for (const obj of this.store.list()) {
+      if (entry.removed) return;
+      this.call(entry, 'onUpdate', () => entry.handler.onUpdate?.(obj, obj));
+    }
+  }
+
+  /** Calls one handler callback, containing whatever it throws or rejects with. */
+  private call(entry: HandlerEntry<T>, callback: string, fn: () => unknown): void {
+    if (entry.removed) return;
+    const report = (err: unknown) => {
+      this.handlerFailures++;
+      this.log.error('event handler failed', err, { callback, handlerFailures: this.handlerFailures });
+    };
+    try {
+      const result = fn();
+      // Handlers are meant to be synchronous, but an async one must not turn into an unhandled rejection.
+      if (result instanceof Promise) result.catch(report);
+    } catch (err) {
+      report(err);
+    }
+  }
+}
