@@ -30,3 +30,11 @@ export class SourceStartFailedError extends SourceError {
 function describe(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
+
+/** A channel source's buffer is full: it was not started yet (or was stopped) and events piled up. */
+export class ChannelFullError extends SourceError {
+  override readonly name = 'ChannelFullError';
+  constructor(readonly capacity: number) {
+    super(`channel source buffer is full (${capacity} events); start the controller that watches it`, true);
+  }
+}
