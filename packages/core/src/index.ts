@@ -26,6 +26,28 @@ export type {
   Cache, FieldIndexer, IndexerFunc, Informer, InformerLease, InformerOptions, InformerPhase, InformerStatus,
   Registration, ResourceEventHandler,
 } from './cache/types.js';
+export type { InformerCacheOptions } from './cache/informer-cache.js';
+export { InformerCache } from './cache/informer-cache.js';
+export type { SharedInformerOptions } from './cache/informer.js';
+export { SharedInformer } from './cache/informer.js';
+export type { IndexFunc, StoreChange, StoreOptions } from './cache/store.js';
+export { Store } from './cache/store.js';
+export type { WatcherEvent, WatcherOptions, WatcherState } from './cache/watcher.js';
+export { Watcher } from './cache/watcher.js';
+export type { ListRequest, ListWatcher, RawWatchEvent, WatchRequest } from './cache/list-watcher.js';
+export type { CacheTransport, ResourceListWatchOptions } from './cache/resource-list-watcher.js';
+export { resourceListWatcher } from './cache/resource-list-watcher.js';
+export type { BackoffOptions } from './cache/backoff.js';
+export type { TransformFunc } from './cache/transform.js';
+export { metadataOnly, stripManagedFields } from './cache/transform.js';
+export type { WatchStatus } from './cache/watcher-errors.js';
+export {
+  InitialListFailed, ResourceGone, WatchErrorEvent, WatcherError, WatchFailed, WatchStartFailed,
+} from './cache/watcher-errors.js';
+export {
+  CacheError, CacheNotStartedError, CacheNotSyncedError, CacheStoppedError, IndexConflictError, InvalidListOptionsError,
+  UnindexedFieldError,
+} from './cache/errors.js';
 
 export type { DelayingQueue, Queue, RateLimiter, RateLimitingQueue } from './workqueue/types.js';
 export type { CreateEvent, DeleteEvent, EventHandler, GenericEvent, RequestQueue, UpdateEvent } from './handler/types.js';
