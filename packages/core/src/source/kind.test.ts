@@ -6,6 +6,8 @@ import { createLogger, type LogFields } from '../log/logger.js';
 import type { KubeObject, ObjectKind } from '../object/types.js';
 import { ScriptedCluster } from '../providers/clusters/scripted-cluster.test-util.js';
 import type { Request } from '../reconcile/types.js';
+import { InformerCache } from '../cache/informer-cache.js';
+import { configMaps as configMapMapping, MemoryApi } from '../cache/testing/memory-api.js';
 import { SourceAlreadyStartedError, SourceStartFailedError } from './errors.js';
 import { kind } from './kind.js';
 
@@ -207,5 +209,44 @@ describe('kind source', () => {
       expect(cache.lastOptions?.metadataOnly).toBe(true);
       expect(filter).toHaveBeenCalledWith('keep', expect.anything());
     });
+  });
+});
+
+describe('kind source over the informer cache', () => {
+  it('shares one informer between sources, and stops it once the last source of a disengaged cluster lets go', async () => {
+    const api = new MemoryApi();
+    const cache = new InformerCache({ transport: api, restMapper: api });
+    const cacheStop = stopper();
+    const cacheDone = cache.start(cacheStop.signal);
+    const cluster = new ScriptedCluster('a');
+    Object.defineProperty(cluster, 'cache', { value: cache });
+    api.write(configMapMapping, cm('existing'));
+
+    const firstQueue = new RecordingQueue();
+    const secondQueue = new RecordingQueue();
+    const first = kind(configMaps, { create: (e, q) => q.add({ clusterName: e.clusterName, namespace: 'ns', name: e.object.metadata.name! }) });
+    const second = kind(configMaps, { create: (e, q) => q.add({ clusterName: e.clusterName, namespace: 'ns', name: e.object.metadata.name! }) });
+    const firstStop = new AbortController();
+    const secondStop = new AbortController();
+    const s1 = first.forCluster('a', cluster)!;
+    const s2 = second.forCluster('a', cluster)!;
+    await s1.start(firstStop.signal, firstQueue);
+    await s2.start(secondStop.signal, secondQueue);
+    expect(await s1.waitForSync(stopper().signal)).toBe(true);
+    expect(await s2.waitForSync(stopper().signal)).toBe(true);
+    await vi.waitFor(() => expect(api.openWatches).toBe(1));
+    api.write(configMapMapping, cm('fresh'));
+    await vi.waitFor(() => expect(secondQueue.added.map((r) => r.name)).toEqual(['existing', 'fresh']));
+
+    firstStop.abort();
+    api.write(configMapMapping, cm('after-first-stopped'));
+    await vi.waitFor(() => expect(secondQueue.added).toHaveLength(3));
+    expect(firstQueue.added.map((r) => r.name)).toEqual(['existing', 'fresh']);
+    expect(api.openWatches).toBe(1);
+
+    secondStop.abort();
+    await vi.waitFor(() => expect(api.openWatches).toBe(0));
+    cacheStop.abort();
+    await cacheDone;
   });
 });
