@@ -56,7 +56,8 @@ export type { MultiClusterSource, Source } from './source/types.js';
 
 export type { KubeconfigCapability, KubeconfigPolicy, KubeconfigViolation, LoadKubeconfigOptions } from './kubeconfig/untrusted.js';
 export {
-  KubeconfigError, KubeconfigInvalidError, KubeconfigRejectedError, connectionFingerprint, loadUntrustedKubeconfig,
+  KubeconfigError, KubeconfigInvalidError, KubeconfigRejectedError, connectionFingerprint, listKubeconfigContexts,
+  loadUntrustedKubeconfig,
 } from './kubeconfig/untrusted.js';
 
 export type { MetricsRecorder, ReconcileOutcome } from './metrics/types.js';
@@ -84,6 +85,8 @@ export { formatMicroTime, parseMicroTime } from './leaderelection/micro-time.js'
 export type { AwareRunnable, ClusterContext, Manager, Runnable } from './manager/types.js';
 export type { LeaderElectionOptions, ManagerOptions } from './manager/options.js';
 export { MultiClusterManager, newManager } from './manager/manager.js';
+export type { LinkedAbort } from './manager/abort.js';
+export { linkedAbort, sleep, whenAborted } from './manager/abort.js';
 export type { SignalHandlerOptions } from './manager/signal-handler.js';
 export { signalHandler } from './manager/signal-handler.js';
 export {

@@ -6,6 +6,7 @@ import {
   KubeconfigInvalidError,
   KubeconfigRejectedError,
   connectionFingerprint,
+  listKubeconfigContexts,
   loadUntrustedKubeconfig,
 } from './untrusted.js';
 
@@ -127,5 +128,24 @@ describe('connectionFingerprint', () => {
     expect(fp(base)).toBe(fp(withOther));
     expect(fp(base)).not.toBe(fp(rotated));
     expect(fp(base)).not.toContain('s3cr3t');
+  });
+});
+
+describe('listKubeconfigContexts', () => {
+  test('lists context names in document order without resolving them', () => {
+    const text = `contexts:
+- name: b
+  context: {cluster: missing}
+- name: a
+  context: {cluster: c}
+`;
+    expect(listKubeconfigContexts(text)).toEqual(['b', 'a']);
+    expect(listKubeconfigContexts('kind: Config\n')).toEqual([]);
+  });
+
+  test('reports broken documents as invalid', () => {
+    expect(() => listKubeconfigContexts('contexts: [\n')).toThrow(KubeconfigInvalidError);
+    expect(() => listKubeconfigContexts('contexts: 3\n')).toThrow(/contexts must be a list/);
+    expect(() => listKubeconfigContexts('- just\n- a list\n')).toThrow(/must be a YAML mapping/);
   });
 });

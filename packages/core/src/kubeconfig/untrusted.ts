@@ -105,6 +105,16 @@ function parseDocument(text: string, maxBytes: number): Dict {
 }
 
 /**
+ * The context names of an untrusted kubeconfig, in document order, without checking what they refer to (load each
+ * with {@link loadUntrustedKubeconfig} and its `context` option for that). Throws KubeconfigInvalidError.
+ */
+export function listKubeconfigContexts(text: string | Uint8Array, policy: Pick<KubeconfigPolicy, 'maxBytes'> = {}): string[] {
+  const source = typeof text === 'string' ? text : Buffer.from(text).toString('utf8');
+  const doc = parseDocument(source, policy.maxBytes ?? 1024 * 1024);
+  return namedEntries(doc, 'contexts', 'context').map((c) => c.name);
+}
+
+/**
  * Parses an untrusted kubeconfig and returns a KubeConfig holding only the selected context, its cluster and its
  * user. Throws KubeconfigInvalidError or KubeconfigRejectedError.
  */
