@@ -1,0 +1,122 @@
+/**
+ * Test support for MultiProvider's composition logic: a cluster that only runs and records the field indexes it
+ * got, a ClusterSet-backed provider the test adds clusters to, and an Aware that records engagements. The
+ * composition with real providers and API servers is tested in provider-kubeconfig.
+ */
+import { ClusterSet, loadUntrustedKubeconfig, whenAborted } from '@multicluster-runtime/core';
+import type {
+  Aware, Cache, Client, Cluster, ClusterName, IndexerFunc, ObjectKind, ProviderRunnable, RESTMapper,
+} from '@multicluster-runtime/core';
+
+function unsupported(what: string): never {
+  throw new Error(`FakeCluster does not implement ${what}`);
+}
+
+export class FakeCluster implements Cluster {
+  readonly config: Cluster['config'];
+  readonly client = new Proxy({}, { get: (_t, p) => () => unsupported(`client.${String(p)}`) }) as Client;
+  readonly restMapper = new Proxy({}, { get: (_t, p) => () => unsupported(`restMapper.${String(p)}`) }) as RESTMapper;
+  readonly cache: Cache;
+  readonly fieldIndexer: Cache;
+  /** `Kind:field` of every index applied, in order. */
+  readonly indexed: string[] = [];
+  running = false;
+
+  constructor(readonly name: string) {
+    this.config = loadUntrustedKubeconfig(JSON.stringify({
+      'current-context': 'ctx',
+      contexts: [{ name: 'ctx', context: { cluster: 'c', user: 'u' } }],
+      clusters: [{ name: 'c', cluster: { server: `https://${name}.example:6443` } }],
+      users: [{ name: 'u', user: { token: 't' } }],
+    }));
+    const indexField = async (kind: ObjectKind, field: string, _extract: IndexerFunc): Promise<void> => {
+      const key = `${kind.kind}:${field}`;
+      // As a real cache: the same index twice is a conflict.
+      if (this.indexed.includes(key)) throw new Error(`index conflict: ${key}`);
+      this.indexed.push(key);
+    };
+    this.cache = new Proxy({} as Cache, {
+      get: (_t, p) => (p === 'indexField' ? indexField : () => unsupported(`cache.${String(p)}`)),
+    });
+    this.fieldIndexer = this.cache;
+  }
+
+  async start(signal: AbortSignal): Promise<void> {
+    this.running = true;
+    await whenAborted(signal);
+    this.running = false;
+  }
+
+  async waitForCacheSync(): Promise<boolean> {
+    return true;
+  }
+}
+
+/** A provider built on ClusterSet, as real ones are; the test decides which clusters exist. */
+export class FakeProvider implements ProviderRunnable {
+  readonly set = new ClusterSet({ waitCacheTimeoutMs: 5_000 });
+  /** `Kind:field` of every indexField call the provider received. */
+  readonly indexCalls: string[] = [];
+  starts = 0;
+  running = false;
+  /** Makes `start` reject at once. */
+  failStartWith: Error | undefined;
+  private aware: Aware | undefined;
+  private readonly waiters: Array<() => void> = [];
+
+  constructor(private readonly behaviour: { disengageOnStop?: boolean } = {}) {}
+
+  async start(signal: AbortSignal, aware: Aware): Promise<void> {
+    this.starts++;
+    if (this.failStartWith) throw this.failStartWith;
+    this.aware = aware;
+    this.running = true;
+    for (const w of this.waiters.splice(0)) w();
+    try {
+      await whenAborted(signal);
+    } finally {
+      this.running = false;
+      // A badly behaved provider returns without disengaging its clusters.
+      if (this.behaviour.disengageOnStop !== false) await this.set.removeAll();
+    }
+  }
+
+  /** Adds and engages a cluster (waits until the provider has been started). */
+  async addCluster(name: ClusterName): Promise<FakeCluster> {
+    if (!this.aware) await new Promise<void>((resolve) => this.waiters.push(resolve));
+    const cluster = new FakeCluster(name);
+    await this.set.add(name, cluster, this.aware);
+    return cluster;
+  }
+
+  get(name: ClusterName): Promise<Cluster> {
+    return this.set.get(name);
+  }
+
+  async indexField(kind: ObjectKind, field: string, extract: IndexerFunc): Promise<void> {
+    this.indexCalls.push(`${kind.kind}:${field}`);
+    await this.set.indexField(kind, field, extract);
+  }
+}
+
+export interface Engagement {
+  readonly name: ClusterName;
+  readonly cluster: Cluster;
+  readonly signal: AbortSignal;
+}
+
+/** Records every engagement it is given, like a manager would receive them. */
+export class RecordingAware implements Aware {
+  readonly engagements: Engagement[] = [];
+  failWith: Error | undefined;
+
+  async engage(signal: AbortSignal, name: ClusterName, cluster: Cluster): Promise<void> {
+    if (this.failWith) throw this.failWith;
+    this.engagements.push({ name, cluster, signal });
+  }
+
+  /** Names engaged and not yet disengaged, sorted. */
+  live(): ClusterName[] {
+    return this.engagements.filter((e) => !e.signal.aborted).map((e) => e.name).sort();
+  }
+}

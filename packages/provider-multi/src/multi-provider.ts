@@ -1,0 +1,228 @@
+/**
+ * `MultiProvider`: one fleet made of several named providers. A cluster `c` of provider `p` is engaged as `"p#c"`
+ * (the separator is configurable), `get("p#c")` asks `p` for `c`, and field indexes reach every provider exactly
+ * once, including providers added later. Providers can be added and removed while the fleet runs; removing one stops
+ * it and disengages all of its clusters at once, even if the provider itself ignores its stop signal.
+ */
+import {
+  ClusterNotFoundError, IndexFieldError, ProviderAlreadyStartedError, isClusterNotFound, isProviderRunnable, linkedAbort,
+  silentLogger, whenAborted,
+} from '@multicluster-runtime/core';
+import type {
+  Aware, Cluster, ClusterName, IndexerFunc, Logger, ObjectKind, Provider, ProviderRunnable,
+} from '@multicluster-runtime/core';
+import { MultiProviderStoppedError, ProviderNameError, ProviderRemovedError } from './errors.js';
+
+export interface MultiProviderOptions {
+  /** Between the provider's name and the cluster's name. Default `#`. */
+  separator?: string;
+  logger?: Logger;
+}
+
+interface IndexRecord {
+  readonly kind: ObjectKind;
+  readonly field: string;
+  readonly extract: IndexerFunc;
+}
+
+interface Member {
+  readonly name: string;
+  readonly provider: Provider;
+  /** Index records already handed to this provider (each exactly once). */
+  readonly indexed: Set<IndexRecord>;
+  /** Aborted when the member is removed or the multi provider stops; ends every engagement of its clusters. */
+  readonly life: AbortController;
+  /** Settles when the member's `start` has returned (at once for providers without a discovery loop). */
+  done: Promise<void>;
+  started: boolean;
+}
+
+/** Forwards the manager's local cluster to members that look for it (e.g. the kubeconfig Secret provider). */
+interface LocalClusterSource {
+  getLocalCluster(): Cluster;
+}
+
+function hasLocalCluster(aware: Aware): aware is Aware & LocalClusterSource {
+  return typeof (aware as Partial<LocalClusterSource>).getLocalCluster === 'function';
+}
+
+export class MultiProvider implements ProviderRunnable {
+  readonly separator: string;
+  private readonly log: Logger;
+  private readonly members = new Map<string, Member>();
+  private readonly indexes: IndexRecord[] = [];
+  private run: { signal: AbortSignal; aware: Aware } | undefined;
+  private state: 'new' | 'running' | 'stopped' = 'new';
+
+  constructor(options: MultiProviderOptions = {}) {
+    this.separator = options.separator ?? '#';
+    if (this.separator === '') throw new ProviderNameError('', 'cannot be split: the separator must not be empty');
+    this.log = options.logger ?? silentLogger;
+  }
+
+  /**
+   * Adds a provider under `name`. Recorded field indexes are applied to it first; if the multi provider is running
+   * and `provider` has a discovery loop, that loop is started at once.
+   */
+  async add(name: string, provider: Provider): Promise<void> {
+    if (this.state === 'stopped') throw new MultiProviderStoppedError(`add provider ${JSON.stringify(name)}`);
+    if (name === '') throw new ProviderNameError(name, 'is empty');
+    if (name.includes(this.separator)) {
+      throw new ProviderNameError(name, `contains the separator ${JSON.stringify(this.separator)}`);
+    }
+    if (this.members.has(name)) throw new ProviderNameError(name, 'is already taken');
+    const member: Member = {
+      name, provider, indexed: new Set(), life: new AbortController(), done: Promise.resolve(), started: false,
+    };
+    // Registered before indexing so a concurrent indexField reaches it too; `indexed` keeps it to once per record.
+    this.members.set(name, member);
+    const failures = new Map<string, unknown>();
+    await Promise.all([...this.indexes].map(async (index) => {
+      try {
+        await this.applyIndex(member, index);
+      } catch (err) {
+        failures.set(index.field, err);
+      }
+    }));
+    if (failures.size > 0) {
+      if (this.members.get(name) === member) this.members.delete(name);
+      member.life.abort();
+      throw new IndexFieldError(
+        `provider ${JSON.stringify(name)} was not added: applying recorded field indexes failed`, failures,
+      );
+    }
+    if (this.members.get(name) !== member) return; // removed while indexing
+    if (this.run) this.startMember(member, this.run);
+    this.log.info('provider added', { provider: name });
+  }
+
+  /**
+   * Removes the provider: its discovery loop is stopped and every cluster it engaged is disengaged. Resolves once
+   * its `start` has returned. A no-op for unknown names.
+   */
+  async remove(name: string): Promise<void> {
+    const member = this.members.get(name);
+    if (!member) return;
+    this.members.delete(name);
+    member.life.abort();
+    this.log.info('provider removed', { provider: name });
+    await member.done;
+  }
+
+  /** Names of the member providers, sorted. */
+  providerNames(): string[] {
+    return [...this.members.keys()].sort();
+  }
+
+  getProvider(name: string): Provider | undefined {
+    return this.members.get(name)?.provider;
+  }
+
+  /** The cluster `"<provider><separator><cluster>"`; ClusterNotFoundError for an unknown provider or cluster. */
+  async get(name: ClusterName, signal?: AbortSignal): Promise<Cluster> {
+    const at = name.indexOf(this.separator);
+    const member = at > 0 ? this.members.get(name.slice(0, at)) : undefined;
+    if (!member) {
+      throw new ClusterNotFoundError(name, {
+        cause: new Error(at > 0
+          ? `no provider named ${JSON.stringify(name.slice(0, at))}`
+          : `cluster names here have the form "<provider>${this.separator}<cluster>"`),
+      });
+    }
+    try {
+      return await member.provider.get(name.slice(at + this.separator.length), signal);
+    } catch (err) {
+      if (isClusterNotFound(err)) throw new ClusterNotFoundError(name, { cause: err });
+      throw err;
+    }
+  }
+
+  /**
+   * Records the index and applies it to every member provider (each applies it to its present and future
+   * clusters). Members added later get it when they are added. Each provider receives each index exactly once.
+   */
+  async indexField(kind: ObjectKind, field: string, extract: IndexerFunc): Promise<void> {
+    const index: IndexRecord = { kind, field, extract };
+    this.indexes.push(index);
+    const failures = new Map<string, unknown>();
+    await Promise.all([...this.members.values()].map(async (member) => {
+      try {
+        await this.applyIndex(member, index);
+      } catch (err) {
+        failures.set(member.name, err);
+      }
+    }));
+    if (failures.size > 0) {
+      throw new IndexFieldError(
+        `indexing ${JSON.stringify(field)} of ${kind.apiVersion}/${kind.kind} failed in providers ${[...failures.keys()].map((n) => JSON.stringify(n)).join(', ')}`,
+        failures,
+      );
+    }
+  }
+
+  /** Starts every member's discovery loop and runs until `signal` aborts; then stops them all. */
+  async start(signal: AbortSignal, aware: Aware): Promise<void> {
+    if (this.state !== 'new') throw new ProviderAlreadyStartedError('MultiProvider');
+    this.state = 'running';
+    const run = { signal, aware };
+    this.run = run;
+    try {
+      for (const member of this.members.values()) this.startMember(member, run);
+      await whenAborted(signal);
+    } finally {
+      this.state = 'stopped';
+      this.run = undefined;
+      const members = [...this.members.values()];
+      for (const member of members) member.life.abort();
+      await Promise.all(members.map((m) => m.done));
+    }
+  }
+
+  private async applyIndex(member: Member, index: IndexRecord): Promise<void> {
+    if (member.indexed.has(index)) return;
+    member.indexed.add(index);
+    await member.provider.indexField(index.kind, index.field, index.extract);
+  }
+
+  private startMember(member: Member, run: { signal: AbortSignal; aware: Aware }): void {
+    if (member.started || !isProviderRunnable(member.provider)) return;
+    member.started = true;
+    const provider: ProviderRunnable = member.provider;
+    const life = linkedAbort(run.signal, member.life.signal);
+    const log = this.log.with({ provider: member.name });
+    member.done = (async () => {
+      try {
+        await provider.start(life.signal, this.memberAware(member, run.aware));
+        if (!life.signal.aborted) log.warn('provider stopped on its own; removing it');
+      } catch (err) {
+        log.error('provider failed; removing it', err);
+      } finally {
+        // Its clusters go with it, whether or not the provider disengaged them itself.
+        if (this.members.get(member.name) === member) this.members.delete(member.name);
+        member.life.abort();
+        life.dispose();
+      }
+    })();
+  }
+
+  /** The Aware a member engages through: prefixes names and ties every engagement to the member's life. */
+  private memberAware(member: Member, outer: Aware): Aware {
+    const prefix = `${member.name}${this.separator}`;
+    const aware: Aware = {
+      engage: async (signal: AbortSignal, name: ClusterName, cluster: Cluster): Promise<void> => {
+        if (member.life.signal.aborted) throw new ProviderRemovedError(member.name, name);
+        const engagement = linkedAbort(signal, member.life.signal);
+        try {
+          await outer.engage(engagement.signal, prefix + name, cluster);
+        } catch (err) {
+          engagement.abort();
+          throw err;
+        }
+      },
+    };
+    if (hasLocalCluster(outer)) {
+      return Object.assign(aware, { getLocalCluster: () => outer.getLocalCluster() } satisfies LocalClusterSource);
+    }
+    return aware;
+  }
+}
