@@ -52,6 +52,10 @@ export {
 export type { DelayingQueue, Queue, RateLimiter, RateLimitingQueue } from './workqueue/types.js';
 export type { CreateEvent, DeleteEvent, EventHandler, GenericEvent, RequestQueue, UpdateEvent } from './handler/types.js';
 export type { Predicate } from './predicate/types.js';
+export type { LabelSelector, LabelSelectorObject } from './labels/selector.js';
+export { everything, labelSelectorFromObject, parseLabelSelector } from './labels/selector.js';
+export type { LabelOperator, Requirement } from './labels/requirement.js';
+export { LabelSelectorError } from './labels/errors.js';
 export type { MultiClusterSource, Source } from './source/types.js';
 
 export type { KubeconfigCapability, KubeconfigPolicy, KubeconfigViolation, LoadKubeconfigOptions } from './kubeconfig/untrusted.js';

@@ -1,0 +1,126 @@
+/**
+ * One label requirement (`key op values`) with apimachinery's validation and matching rules. Selectors are ANDs of
+ * requirements; this file knows what a single one means.
+ */
+import { LabelSelectorError } from './errors.js';
+
+export type LabelOperator = '=' | '!=' | 'in' | 'notin' | 'exists' | '!' | '>' | '<';
+
+/** A validated requirement. `values` is sorted and deduplicated; it is empty for `exists` and `!`. */
+export interface Requirement {
+  readonly key: string;
+  readonly operator: LabelOperator;
+  readonly values: readonly string[];
+}
+
+const NAME = /^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const INTEGER = /^[+-]?[0-9]+$/;
+
+/** Why `key` is not a qualified name (`[prefix/]name`), or undefined if it is. */
+export function invalidKeyReason(key: string): string | undefined {
+  const slash = key.indexOf('/');
+  const prefix = slash < 0 ? undefined : key.slice(0, slash);
+  const name = slash < 0 ? key : key.slice(slash + 1);
+  if (prefix !== undefined) {
+    if (prefix.length === 0) return `key ${JSON.stringify(key)}: prefix part must be non-empty`;
+    if (prefix.length > 253 || !DNS1123_SUBDOMAIN.test(prefix)) {
+      return `key ${JSON.stringify(key)}: prefix part must be a lowercase DNS subdomain of at most 253 characters`;
+    }
+  }
+  if (name.length === 0) return `key ${JSON.stringify(key)}: name part must be non-empty`;
+  if (name.length > 63) return `key ${JSON.stringify(key)}: name part must be at most 63 characters`;
+  if (!NAME.test(name)) {
+    return `key ${JSON.stringify(key)}: name part must consist of alphanumerics, '-', '_' or '.', and start and end with an alphanumeric`;
+  }
+  return undefined;
+}
+
+/** Why `value` is not a valid label value, or undefined if it is. */
+export function invalidValueReason(value: string): string | undefined {
+  if (value === '') return undefined;
+  if (value.length > 63) return `value ${JSON.stringify(value)}: must be at most 63 characters`;
+  if (!NAME.test(value)) {
+    return `value ${JSON.stringify(value)}: must consist of alphanumerics, '-', '_' or '.', and start and end with an alphanumeric`;
+  }
+  return undefined;
+}
+
+/**
+ * Builds a requirement after checking it as apimachinery's `NewRequirement` does. `source` is the whole selector, for
+ * the error message.
+ */
+export function newRequirement(key: string, operator: LabelOperator, values: readonly string[], source: string): Requirement {
+  const fail = (reason: string): never => {
+    throw new LabelSelectorError(source, reason);
+  };
+  const badKey = invalidKeyReason(key);
+  if (badKey) fail(badKey);
+  switch (operator) {
+    case '=':
+    case '!=':
+      if (values.length !== 1) fail(`'${operator}' needs exactly one value for key ${JSON.stringify(key)}`);
+      break;
+    case 'in':
+    case 'notin':
+      if (values.length === 0) fail(`'${operator}' needs at least one value for key ${JSON.stringify(key)}`);
+      break;
+    case 'exists':
+    case '!':
+      if (values.length !== 0) fail(`'${operator === '!' ? 'does not exist' : 'exists'}' takes no values for key ${JSON.stringify(key)}`);
+      break;
+    case '>':
+    case '<':
+      if (values.length !== 1 || !INTEGER.test(values[0]!)) {
+        fail(`'${operator}' needs exactly one integer value for key ${JSON.stringify(key)}`);
+      }
+      break;
+  }
+  if (operator !== '>' && operator !== '<') {
+    for (const v of values) {
+      const badValue = invalidValueReason(v);
+      if (badValue) fail(badValue);
+    }
+  }
+  return { key, operator, values: [...new Set(values)].sort() };
+}
+
+/** Whether `labels` satisfy `r`. `!=`, `notin` and `!` hold for objects without the key. */
+export function requirementMatches(r: Requirement, labels: Readonly<Record<string, string>> | undefined): boolean {
+  const has = labels !== undefined && Object.hasOwn(labels, r.key);
+  const value = has ? labels[r.key]! : undefined;
+  switch (r.operator) {
+    case '=':
+    case 'in':
+      return value !== undefined && r.values.includes(value);
+    case '!=':
+    case 'notin':
+      return value === undefined || !r.values.includes(value);
+    case 'exists':
+      return has;
+    case '!':
+      return !has;
+    case '>':
+    case '<': {
+      if (value === undefined || !INTEGER.test(value)) return false;
+      const have = Number(value);
+      const want = Number(r.values[0]);
+      return r.operator === '>' ? have > want : have < want;
+    }
+  }
+}
+
+/** The canonical text of one requirement, as apimachinery prints it. */
+export function requirementToString(r: Requirement): string {
+  switch (r.operator) {
+    case 'exists':
+      return r.key;
+    case '!':
+      return `!${r.key}`;
+    case 'in':
+    case 'notin':
+      return `${r.key} ${r.operator} (${r.values.join(',')})`;
+    default:
+      return `${r.key}${r.operator}${r.values[0]}`;
+  }
+}
