@@ -5,6 +5,7 @@
  * after a timeout, and the plugin gets `KUBERNETES_EXEC_INFO` so it knows it cannot prompt.
  */
 import { spawn } from 'node:child_process';
+import { abortable } from './abortable.js';
 import { CredentialError } from './errors.js';
 
 /** The `exec` block of a kubeconfig user. */
@@ -96,7 +97,7 @@ export class ExecCredentialSource {
         () => { if (this.inFlight === run) this.inFlight = undefined; },
       );
     }
-    return raceAbort(this.inFlight, signal);
+    return abortable(this.inFlight, signal);
   }
 
   /**
@@ -196,18 +197,4 @@ function parseExecCredential(stdout: string, expectedApiVersion: string | undefi
     credential.expiresAt = at;
   }
   return credential;
-}
-
-/** Waits for `promise` unless `signal` aborts first; the promise itself keeps running for other waiters. */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => { signal.removeEventListener('abort', onAbort); resolve(v); },
-      (e: unknown) => { signal.removeEventListener('abort', onAbort); reject(e); },
-    );
-  });
 }

@@ -33,7 +33,10 @@ export interface ListOptions extends RequestOptions {
    * cache's field indexes (`{ 'spec.nodeName': 'n1' }`).
    */
   fieldSelector?: string | Record<string, string>;
-  /** Page size; the client follows `continue` tokens and returns every page unless `continue` is given. */
+  /**
+   * Page size. With `limit` or `continue` one page is returned (its `metadata.continue` leads to the next); with
+   * neither, the API client reads every page itself and returns them joined.
+   */
   limit?: number;
   continue?: string;
   resourceVersion?: string;
