@@ -21,6 +21,20 @@ export type {
   Client, DeleteOptions, ListMeta, ListOptions, ObjectList, Patch, PatchOptions, PatchType, Reader, RequestOptions,
   ResourceMapping, RESTMapper, WriteOptions, Writer,
 } from './client/types.js';
+export type { ClientTransport } from './client/client.js';
+export { ApiClient } from './client/client.js';
+export type { DiscoveryTransport } from './client/rest-mapper.js';
+export { DiscoveryRESTMapper } from './client/rest-mapper.js';
+export type {
+  TransportOptions, TransportRequest, WatchEvent, WatchRequest as TransportWatchRequest,
+} from './client/transport.js';
+export { Transport } from './client/transport.js';
+export type { RequestDescription, Status, StatusDetails, StatusReason, TransportFailure } from './client/errors.js';
+export {
+  ApiError, CredentialError, InvalidRequestError, TransportClosedError, TransportConfigError, TransportError, ignoreNotFound,
+  isAlreadyExists, isConflict, isForbidden, isGone, isInvalid, isNotFound, isRetryable, isTooManyRequests, isUnauthorized,
+} from './client/errors.js';
+export { groupVersionPath, resourcePath } from './client/paths.js';
 
 export type {
   Cache, FieldIndexer, IndexerFunc, Informer, InformerLease, InformerOptions, InformerPhase, InformerStatus,
