@@ -71,6 +71,15 @@ export { everything, labelSelectorFromObject, parseLabelSelector } from './label
 export type { LabelOperator, Requirement } from './labels/requirement.js';
 export { LabelSelectorError } from './labels/errors.js';
 export type { MultiClusterSource, Source } from './source/types.js';
+export type { ChannelOptions } from './source/channel.js';
+export { ChannelSource, channel } from './source/channel.js';
+export type { ClusterFilter, KindOptions } from './source/kind.js';
+export { KindSource, kind } from './source/kind.js';
+export { ChannelFullError, SourceAlreadyStartedError, SourceError, SourceStartFailedError } from './source/errors.js';
+
+export type { ClusterOptions } from './cluster/cluster.js';
+export { KubeCluster, newCluster } from './cluster/cluster.js';
+export { ClusterAlreadyStartedError, ClusterError } from './cluster/errors.js';
 
 export type { KubeconfigCapability, KubeconfigPolicy, KubeconfigViolation, LoadKubeconfigOptions } from './kubeconfig/untrusted.js';
 export {

@@ -1,0 +1,84 @@
+/**
+ * `newCluster`: a Cluster over one API server, composed of one Transport (a single keep-alive connection pool shared
+ * by the client, discovery and every informer), a discovery-backed REST mapper, the API client and the informer
+ * cache. `start` runs the cache until its signal aborts; then every informer is stopped and the pool is closed, so a
+ * disengaged cluster leaves no sockets behind.
+ */
+import type { KubeConfig } from '@kubernetes/client-node';
+import { InformerCache } from '../cache/informer-cache.js';
+import { ApiClient } from '../client/client.js';
+import { DiscoveryRESTMapper } from '../client/rest-mapper.js';
+import { Transport, type TransportOptions } from '../client/transport.js';
+import { silentLogger, type Logger } from '../log/logger.js';
+import { noopMetrics, type MetricsRecorder } from '../metrics/types.js';
+import type { ClusterName } from '../multicluster/types.js';
+import { ClusterAlreadyStartedError } from './errors.js';
+import type { Cluster } from './types.js';
+
+export interface ClusterOptions {
+  /** The cluster's name in logs and metrics. Default: the kubeconfig's current cluster name. */
+  name?: ClusterName;
+  logger?: Logger;
+  metrics?: MetricsRecorder;
+  /** Connection settings (timeouts, pool size, …). */
+  transport?: TransportOptions;
+}
+
+/** A Cluster made by {@link newCluster}. Besides the contract it can be closed without ever being started. */
+export class KubeCluster implements Cluster {
+  readonly name: ClusterName;
+  readonly client: ApiClient;
+  readonly cache: InformerCache;
+  readonly restMapper: DiscoveryRESTMapper;
+  private readonly transport: Transport;
+  private started = false;
+
+  constructor(readonly config: KubeConfig, options: ClusterOptions = {}) {
+    this.name = options.name ?? config.getCurrentCluster()?.name ?? '';
+    this.transport = Transport.forConfig(config, options.transport);
+    this.restMapper = new DiscoveryRESTMapper(this.transport);
+    this.client = new ApiClient(this.transport, this.restMapper);
+    this.cache = new InformerCache({
+      transport: this.transport,
+      restMapper: this.restMapper,
+      logger: (options.logger ?? silentLogger).with({ cluster: this.name }),
+      metrics: options.metrics ?? noopMetrics,
+      clusterName: this.name,
+    });
+  }
+
+  get fieldIndexer(): InformerCache {
+    return this.cache;
+  }
+
+  /** The API server URL this cluster talks to. */
+  get server(): string {
+    return this.transport.server;
+  }
+
+  async start(signal: AbortSignal): Promise<void> {
+    if (this.started) throw new ClusterAlreadyStartedError(this.name);
+    this.started = true;
+    try {
+      await this.cache.start(signal);
+    } finally {
+      await this.transport.close();
+    }
+  }
+
+  waitForCacheSync(signal: AbortSignal): Promise<boolean> {
+    return this.cache.waitForCacheSync(signal);
+  }
+
+  /** Closes the connection pool of a cluster that was used (client calls) but never started. */
+  async close(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    await this.transport.close();
+  }
+}
+
+/** A cluster over the API server `config` points at. Call `start(signal)` to run its cache. */
+export function newCluster(config: KubeConfig, options: ClusterOptions = {}): KubeCluster {
+  return new KubeCluster(config, options);
+}
