@@ -8,6 +8,7 @@
  */
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
+import { isAlreadyExists, isConflict, isNotFound } from '../client/errors.js';
 import type { Client } from '../client/types.js';
 import { silentLogger, type Logger } from '../log/logger.js';
 import { linkedAbort, sleep } from '../manager/abort.js';
@@ -198,7 +199,7 @@ export class LeaseElector {
     try {
       lease = await this.client.get<Lease>(leaseKind, this.key(), { signal });
     } catch (err) {
-      if (statusOf(err) !== 404) throw err;
+      if (!isNotFound(err)) throw err;
       const spec: LeaseSpec = {
         holderIdentity: this.identity, leaseDurationSeconds: durationSeconds,
         acquireTime: formatMicroTime(now), renewTime: formatMicroTime(now), leaseTransitions: 0,
@@ -211,7 +212,7 @@ export class LeaseElector {
         this.observe(created.spec ?? spec);
         return true;
       } catch (createErr) {
-        if (statusOf(createErr) === 409) return false; // another replica created it first
+        if (isAlreadyExists(createErr) || isConflict(createErr)) return false; // another replica created it first
         throw createErr;
       }
     }
@@ -238,7 +239,7 @@ export class LeaseElector {
       this.observe(updated.spec ?? next);
       return true;
     } catch (err) {
-      if (statusOf(err) === 409) return false; // stale resourceVersion: someone else wrote first
+      if (isConflict(err)) return false; // stale resourceVersion: someone else wrote first
       throw err;
     }
   }
@@ -252,14 +253,6 @@ export class LeaseElector {
   private key() {
     return { namespace: this.options.namespace, name: this.options.name };
   }
-}
-
-/** The HTTP status of an API error (ApiError carries it as `code`). */
-function statusOf(err: unknown): number | undefined {
-  const e = err as { code?: unknown; statusCode?: unknown } | undefined;
-  if (typeof e?.code === 'number') return e.code;
-  if (typeof e?.statusCode === 'number') return e.statusCode;
-  return undefined;
 }
 
 function errorText(err: unknown): string {

@@ -3,13 +3,12 @@
  * existing name, update is resourceVersion-checked), and a per-replica Client view over it whose connection a test
  * can break. Integration tests run the elector against the envtest API server instead.
  */
+import { ApiError, type StatusReason } from '../client/errors.js';
 import type { Client } from '../client/types.js';
 import type { KubeObject, ObjectKey, ObjectKind } from '../object/types.js';
 
-class StatusError extends Error {
-  constructor(readonly code: number, readonly reason: string, message: string) {
-    super(message);
-  }
+function statusError(code: number, reason: StatusReason, message: string): ApiError {
+  return new ApiError(code, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code, reason, message });
 }
 
 export class LeaseStore {
@@ -23,13 +22,13 @@ export class LeaseStore {
 
   get(key: ObjectKey): KubeObject {
     const obj = this.objects.get(`${key.namespace}/${key.name}`);
-    if (!obj) throw new StatusError(404, 'NotFound', `leases "${key.name}" not found`);
+    if (!obj) throw statusError(404, 'NotFound', `leases "${key.name}" not found`);
     return structuredClone(obj);
   }
 
   create(obj: KubeObject): KubeObject {
     const k = `${obj.metadata.namespace}/${obj.metadata.name}`;
-    if (this.objects.has(k)) throw new StatusError(409, 'AlreadyExists', `leases "${obj.metadata.name}" already exists`);
+    if (this.objects.has(k)) throw statusError(409, 'AlreadyExists', `leases "${obj.metadata.name}" already exists`);
     const stored = { ...structuredClone(obj), metadata: { ...obj.metadata, resourceVersion: String(++this.rv) } };
     this.objects.set(k, stored);
     this.writes++;
@@ -39,9 +38,9 @@ export class LeaseStore {
   update(obj: KubeObject): KubeObject {
     const k = `${obj.metadata.namespace}/${obj.metadata.name}`;
     const cur = this.objects.get(k);
-    if (!cur) throw new StatusError(404, 'NotFound', 'not found');
+    if (!cur) throw statusError(404, 'NotFound', 'not found');
     if (obj.metadata.resourceVersion !== cur.metadata.resourceVersion) {
-      throw new StatusError(409, 'Conflict', 'the object has been modified');
+      throw statusError(409, 'Conflict', 'the object has been modified');
     }
     const stored = { ...structuredClone(obj), metadata: { ...obj.metadata, resourceVersion: String(++this.rv) } };
     this.objects.set(k, stored);

@@ -166,7 +166,8 @@ describe('manager lookups', () => {
     await p.set.removeAll();
   });
 
-  it('refuses to run without a way to build the local cluster', () => {
+  it('refuses options that cannot work', () => {
+    // An empty kubeconfig names no server.
     expect(() => newManager(config)).toThrow(ManagerConfigError);
     expect(() => newManager(config, undefined, { localCluster: new ScriptedCluster('l'), leaderElection: { enabled: true, name: '' } }))
       .toThrow(ManagerConfigError);

@@ -7,6 +7,7 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { FieldIndexer, IndexerFunc } from '../cache/types.js';
+import { newCluster } from '../cluster/cluster.js';
 import type { Cluster } from '../cluster/types.js';
 import { formatHostPort, parseBindAddress, type BindAddress } from '../healthz/bind-address.js';
 import { HealthChecks, type HealthCheck } from '../healthz/checks.js';
@@ -116,10 +117,13 @@ export class MultiClusterManager implements Manager {
   }
 
   private buildLocalCluster(config: KubeConfig): Cluster {
-    if (!this.options.newCluster) {
-      throw new ManagerConfigError('no local cluster: pass options.localCluster or options.newCluster');
+    const options = { logger: this.logger.with({ cluster: LOCAL_CLUSTER }), metrics: this.metrics };
+    if (this.options.newCluster) return this.options.newCluster(config, options);
+    try {
+      return newCluster(config, { ...options, name: LOCAL_CLUSTER });
+    } catch (err) {
+      throw new ManagerConfigError(`cannot build the local cluster from the config: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }
-    return this.options.newCluster(config, { logger: this.logger.with({ cluster: LOCAL_CLUSTER }), metrics: this.metrics });
   }
 
   // ---- registration ----------------------------------------------------------------------------------------------

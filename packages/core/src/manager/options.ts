@@ -35,7 +35,7 @@ export interface ManagerOptions {
   gracefulShutdownTimeoutMs?: number;
   /** Use this cluster as the local cluster "" instead of building one from the config. The manager starts it. */
   localCluster?: Cluster;
-  /** Builds the local cluster from the config when `localCluster` is absent. */
+  /** Builds the local cluster from the config when `localCluster` is absent. Default: `newCluster`. */
   newCluster?: (config: KubeConfig, options: { logger: Logger; metrics: MetricsRecorder }) => Cluster;
 }
 
