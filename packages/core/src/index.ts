@@ -13,6 +13,7 @@ export type { Cluster } from './cluster/types.js';
 
 export type { ReconcileContext, ReconcileFunc, Reconciler, Request, Result } from './reconcile/types.js';
 export { TerminalError, isTerminalError } from './reconcile/errors.js';
+export { reconcilerFromFunc, requestKey, requestToString } from './reconcile/request.js';
 
 export type { LogFields, LogLevel, LogSink, Logger, LoggerOptions } from './log/logger.js';
 export { createLogger, jsonLinesSink, silentLogger } from './log/logger.js';
@@ -64,10 +65,28 @@ export {
 } from './cache/errors.js';
 
 export type { DelayingQueue, Queue, RateLimiter, RateLimitingQueue } from './workqueue/types.js';
+export type { Clock } from './workqueue/clock.js';
+export { systemClock } from './workqueue/clock.js';
+export type { FairQueueOptions } from './workqueue/fair-queue.js';
+export { FairQueue } from './workqueue/fair-queue.js';
+export type { RateLimitingQueueOptions } from './workqueue/rate-limiting-queue.js';
+export { RateLimitingWorkQueue, newRateLimitingQueue } from './workqueue/rate-limiting-queue.js';
+export type { RequestQueueOptions } from './workqueue/request-queue.js';
+export { newRequestQueue } from './workqueue/request-queue.js';
+export type { ExponentialFailureRateLimiterOptions } from './workqueue/exponential-failure-rate-limiter.js';
+export { ExponentialFailureRateLimiter } from './workqueue/exponential-failure-rate-limiter.js';
+export type { BucketRateLimiterOptions } from './workqueue/bucket-rate-limiter.js';
+export { BucketRateLimiter } from './workqueue/bucket-rate-limiter.js';
+export { MaxOfRateLimiter } from './workqueue/max-of-rate-limiter.js';
+export type { FastSlowRateLimiterOptions } from './workqueue/fast-slow-rate-limiter.js';
+export { FastSlowRateLimiter } from './workqueue/fast-slow-rate-limiter.js';
+export type { DefaultControllerRateLimiterOptions } from './workqueue/default-controller-rate-limiter.js';
+export { defaultControllerRateLimiter } from './workqueue/default-controller-rate-limiter.js';
+export { InvalidDelayError, WorkQueueError, WorkQueueOptionsError } from './workqueue/errors.js';
 export type { CreateEvent, DeleteEvent, EventHandler, GenericEvent, RequestQueue, UpdateEvent } from './handler/types.js';
 export type { Predicate } from './predicate/types.js';
 export type { LabelSelector, LabelSelectorObject } from './labels/selector.js';
-export { everything, labelSelectorFromObject, parseLabelSelector } from './labels/selector.js';
+export { everythingSelector, labelSelectorFromObject, parseLabelSelector } from './labels/selector.js';
 export type { LabelOperator, Requirement } from './labels/requirement.js';
 export { LabelSelectorError } from './labels/errors.js';
 export type { MultiClusterSource, Source } from './source/types.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LabelSelectorError } from './errors.js';
-import { everything, labelSelectorFromObject, parseLabelSelector } from './selector.js';
+import { everythingSelector, labelSelectorFromObject, parseLabelSelector } from './selector.js';
 
 describe('parseLabelSelector (string grammar)', () => {
   const labels = { app: 'web', tier: 'front', version: '3', empty: '' };
@@ -142,8 +142,8 @@ describe('labelSelectorFromObject (metav1.LabelSelector)', () => {
 
   it('selects everything when empty', () => {
     expect(labelSelectorFromObject({}).matches({ a: 'b' })).toBe(true);
-    expect(everything.matches()).toBe(true);
-    expect(everything.toString()).toBe('');
+    expect(everythingSelector.matches()).toBe(true);
+    expect(everythingSelector.toString()).toBe('');
   });
 
   it.each([

@@ -99,4 +99,4 @@ export function labelSelectorFromObject(selector: LabelSelectorObject): LabelSel
 }
 
 /** The selector that matches every object. */
-export const everything: LabelSelector = new RequirementsSelector([]);
+export const everythingSelector: LabelSelector = new RequirementsSelector([]);

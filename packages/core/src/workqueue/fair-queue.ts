@@ -1,0 +1,220 @@
+/**
+ * The deduplicating queue at the heart of every controller, with fairness across groups (clusters).
+ *
+ * As client-go's workqueue: an item waits at most once (dirty set), is never handed out while a worker processes it
+ * (processing set), and an item added during processing is handed out again after `done`. Unlike client-go (one
+ * FIFO), waiting items sit in one FIFO per group and `get` takes from the groups in turn, so a cluster with 10,000
+ * queued items delays a quiet cluster's item by at most one item per other busy cluster.
+ */
+import type { MetricsRecorder } from '../metrics/types.js';
+import { noopMetrics } from '../metrics/types.js';
+import type { Queue } from './types.js';
+import type { Clock } from './clock.js';
+import { systemClock } from './clock.js';
+import { Deque } from './deque.js';
+
+export interface FairQueueOptions<T> {
+  /** Names the queue in metrics. */
+  name: string;
+  /** Equal keys are the same item: deduplicated, and never processed twice at once. */
+  key: (item: T) => string;
+  /** The item's group, for fairness and metrics (the cluster of a Request). Default: one group, "". */
+  group?: (item: T) => string;
+  metrics?: MetricsRecorder;
+  clock?: Clock;
+}
+
+interface Entry<T> {
+  item: T;
+  readonly group: string;
+  /** When the item entered its group's FIFO (for latency). */
+  since: number;
+}
+
+type Waiter<T> = (item: T | undefined) => void;
+
+export class FairQueue<T> implements Queue<T> {
+  readonly name: string;
+  private readonly keyOf: (item: T) => string;
+  private readonly groupOf: (item: T) => string;
+  private readonly metrics: MetricsRecorder;
+  private readonly clock: Clock;
+
+  /** Items that must be processed (waiting, or re-added while processing). */
+  private readonly dirty = new Map<string, Entry<T>>();
+  /** Keys handed out and not yet `done`, with their group. */
+  private readonly processing = new Map<string, string>();
+  /** Waiting keys per group, and the order in which groups take turns. */
+  private readonly fifos = new Map<string, Deque<string>>();
+  private readonly turns = new Deque<string>();
+  private readonly inTurns = new Set<string>();
+  private waitingCount = 0;
+
+  private readonly waiters = new Set<Waiter<T>>();
+  private readonly drainWaiters = new Set<() => void>();
+  private shuttingDown = false;
+
+  constructor(options: FairQueueOptions<T>) {
+    this.name = options.name;
+    this.keyOf = options.key;
+    this.groupOf = options.group ?? (() => '');
+    this.metrics = options.metrics ?? noopMetrics;
+    this.clock = options.clock ?? systemClock;
+  }
+
+  add(item: T): void {
+    if (this.shuttingDown) return;
+    const key = this.keyOf(item);
+    if (this.dirty.has(key)) return;
+    const entry: Entry<T> = { item, group: this.groupOf(item), since: 0 };
+    this.dirty.set(key, entry);
+    this.metrics.queueAdd(this.name, entry.group);
+    if (this.processing.has(key)) return;
+    this.enqueue(key, entry);
+    this.dispatch();
+  }
+
+  len(): number {
+    return this.waitingCount;
+  }
+
+  /** Items of `group` waiting now. */
+  lenOf(group: string): number {
+    return this.fifos.get(group)?.length ?? 0;
+  }
+
+  /** Items being processed now. */
+  processingCount(): number {
+    return this.processing.size;
+  }
+
+  /**
+   * The next item, waiting for one if none is waiting. Resolves undefined once the queue shuts down or `signal`
+   * aborts; an aborted call never takes an item, so nothing is lost.
+   */
+  get(signal?: AbortSignal): Promise<T | undefined> {
+    if (this.shuttingDown || signal?.aborted) return Promise.resolve(undefined);
+    if (this.waiters.size === 0 && this.waitingCount > 0) return Promise.resolve(this.take());
+    return new Promise((resolve) => {
+      const onAbort = (): void => {
+        this.waiters.delete(waiter);
+        resolve(undefined);
+      };
+      const waiter: Waiter<T> = (item) => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve(item);
+      };
+      this.waiters.add(waiter);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  done(item: T): void {
+    const key = this.keyOf(item);
+    if (!this.processing.delete(key)) return;
+    const entry = this.dirty.get(key);
+    if (entry && !this.shuttingDown) {
+      this.enqueue(key, entry);
+      this.dispatch();
+    }
+    if (this.processing.size === 0) for (const resolve of this.drainWaiters) resolve();
+  }
+
+  /** Drops the group's waiting items, and its items re-added while processing, so `done` will not requeue them. */
+  dropGroup(group: string): void {
+    const fifo = this.fifos.get(group);
+    if (fifo) {
+      for (const key of fifo) this.dirty.delete(key);
+      this.waitingCount -= fifo.length;
+      this.fifos.delete(group);
+    }
+    for (const [key, g] of this.processing) if (g === group) this.dirty.delete(key);
+    this.metrics.queueDepth(this.name, group, 0);
+  }
+
+  shutDown(): void {
+    if (!this.shuttingDown) {
+      this.shuttingDown = true;
+      for (const group of this.fifos.keys()) this.metrics.queueDepth(this.name, group, 0);
+      this.fifos.clear();
+      this.dirty.clear();
+      this.waitingCount = 0;
+    }
+    for (const waiter of this.waiters) waiter(undefined);
+    this.waiters.clear();
+    if (this.processing.size === 0) for (const resolve of this.drainWaiters) resolve();
+  }
+
+  /**
+   * Shuts down and resolves once every item being processed is `done`. If `signal` aborts first it resolves
+   * without waiting further (the items still processing are abandoned).
+   */
+  async shutDownWithDrain(signal?: AbortSignal): Promise<void> {
+    this.shutDown();
+    if (this.processing.size === 0 || signal?.aborted) return;
+    await new Promise<void>((resolve) => {
+      const finish = (): void => {
+        this.drainWaiters.delete(finish);
+        signal?.removeEventListener('abort', finish);
+        resolve();
+      };
+      this.drainWaiters.add(finish);
+      signal?.addEventListener('abort', finish, { once: true });
+    });
+  }
+
+  isShuttingDown(): boolean {
+    return this.shuttingDown;
+  }
+
+  private enqueue(key: string, entry: Entry<T>): void {
+    let fifo = this.fifos.get(entry.group);
+    if (!fifo) {
+      fifo = new Deque<string>();
+      this.fifos.set(entry.group, fifo);
+    }
+    entry.since = this.clock.now();
+    fifo.push(key);
+    this.waitingCount++;
+    if (!this.inTurns.has(entry.group)) {
+      this.inTurns.add(entry.group);
+      this.turns.push(entry.group);
+    }
+    this.metrics.queueDepth(this.name, entry.group, fifo.length);
+  }
+
+  /** Hands waiting items to waiting `get` calls, oldest call first. */
+  private dispatch(): void {
+    while (this.waiters.size > 0 && this.waitingCount > 0) {
+      const waiter = this.waiters.values().next().value as Waiter<T>;
+      this.waiters.delete(waiter);
+      waiter(this.take());
+    }
+  }
+
+  /** Takes the next item round-robin across groups and marks it processing. Requires waitingCount > 0. */
+  private take(): T {
+    for (;;) {
+      const group = this.turns.shift()!;
+      const fifo = this.fifos.get(group);
+      if (!fifo || fifo.length === 0) {
+        // A dropped group keeps its turn until reached; skip it.
+        this.inTurns.delete(group);
+        continue;
+      }
+      const key = fifo.shift()!;
+      this.waitingCount--;
+      if (fifo.length > 0) this.turns.push(group);
+      else {
+        this.inTurns.delete(group);
+        this.fifos.delete(group);
+      }
+      const entry = this.dirty.get(key)!;
+      this.dirty.delete(key);
+      this.processing.set(key, group);
+      this.metrics.queueDepth(this.name, group, fifo.length);
+      this.metrics.queueLatency(this.name, group, Math.max(0, this.clock.now() - entry.since) / 1000);
+      return entry.item;
+    }
+  }
+}
