@@ -1,1 +1,14 @@
-export {};
+/**
+ * @multicluster-runtime/provider-kubeconfig: fleets described by kubeconfig Secrets on a host cluster or by kubeconfig
+ * files on disk. Every kubeconfig is treated as untrusted input (see core's `loadUntrustedKubeconfig`).
+ */
+export type { KubeconfigSecretProviderOptions } from './secret-provider.js';
+export {
+  DEFAULT_KUBECONFIG_SECRET_KEY, DEFAULT_KUBECONFIG_SECRET_LABEL, KubeconfigSecretProvider,
+} from './secret-provider.js';
+export type { KubeconfigFileProviderOptions, KubeconfigFileStatus } from './file-provider.js';
+export { KubeconfigFileProvider } from './file-provider.js';
+export type { ClusterConnectionOptions, ClusterFactory, RetryOptions } from './cluster-engager.js';
+export type { ClusterState, ClusterStatus, StatusListener } from './cluster-status.js';
+export { ProbeTimeoutError } from './probe.js';
+export { KubeconfigProviderError, ProviderConfigError } from './errors.js';

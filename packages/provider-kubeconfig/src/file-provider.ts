@@ -1,0 +1,261 @@
+/**
+ * `KubeconfigFileProvider`: a fleet described by kubeconfig files on disk. Paths may be files, folders or globs;
+ * every context of every file is a cluster named `<absolute path>+<context>`. Files are watched with chokidar; any
+ * change triggers a debounced rescan that reloads only files whose content changed, so adds, edits, renames and
+ * deletes all converge the same way. The files are untrusted and loaded through core's policy. A file that is
+ * half-written or otherwise unusable does not take down healthy clusters: they stay on their last good config
+ * until the file is valid again or deleted. A policy rejection (the file now asks for exec, say) does disengage.
+ */
+import { watch, type FSWatcher } from 'chokidar';
+import { readFile, stat } from 'node:fs/promises';
+import {
+  ProviderAlreadyStartedError, listKubeconfigContexts, silentLogger, whenAborted,
+} from '@multicluster-runtime/core';
+import type {
+  Aware, Cluster, ClusterName, IndexerFunc, KubeconfigPolicy, Logger, ObjectKind, ProviderRunnable,
+} from '@multicluster-runtime/core';
+import { ClusterEngager, type ClusterConnectionOptions } from './cluster-engager.js';
+import type { ClusterStatus } from './cluster-status.js';
+import { absent, desiredFromKubeconfig, refused } from './desired-cluster.js';
+import { ProviderConfigError } from './errors.js';
+import { pathSpec, type PathSpec } from './path-spec.js';
+import { describe } from './probe.js';
+
+export interface KubeconfigFileProviderOptions extends ClusterConnectionOptions {
+  /** Kubeconfig files, folders (their non-hidden files) and globs (`/etc/fleet/*.kubeconfig`). Relative to the cwd. */
+  paths: readonly string[];
+  /** What the kubeconfigs may do beyond inline credentials. Default: nothing (no exec, auth-provider, files, no-TLS). */
+  policy?: KubeconfigPolicy;
+  /** Quiet time after a change before files are read again, so a file being written is read once it is complete. Default 250 ms. */
+  debounceMs?: number;
+  /** Between a file's path and a context's name in cluster names. Default `+`. */
+  separator?: string;
+}
+
+/** What the provider made of one file. */
+export interface KubeconfigFileStatus {
+  /** The contexts engaged (or being engaged) from this file. */
+  readonly contexts: readonly string[];
+  /** Why the file's current content is not used, if it is not. */
+  readonly problem?: string;
+}
+
+/** A file's content as read: text, a problem that keeps it from being read, or gone. */
+type FileContent = { kind: 'text'; text: string } | { kind: 'problem'; problem: string } | { kind: 'gone' };
+
+interface TrackedFile {
+  /** What was last acted on (the text, or the problem), to skip files that did not change. */
+  seen: string;
+  contexts: Set<string>;
+  problem?: string;
+}
+
+const defaultMaxBytes = 1024 * 1024;
+
+export class KubeconfigFileProvider implements ProviderRunnable {
+  readonly separator: string;
+  private readonly engager: ClusterEngager;
+  private readonly log: Logger;
+  private readonly debounceMs: number;
+  private readonly files = new Map<string, TrackedFile>();
+  private started = false;
+  private debounce: { timer: ReturnType<typeof setTimeout>; firstAt: number } | undefined;
+  private scanning: Promise<void> | undefined;
+  private scanAgain = false;
+  private specs: PathSpec[] = [];
+  private stopping = false;
+
+  constructor(private readonly options: KubeconfigFileProviderOptions) {
+    const name = 'KubeconfigFileProvider';
+    if (!Array.isArray(options?.paths) || options.paths.length === 0) {
+      throw new ProviderConfigError(name, 'options.paths must list at least one kubeconfig file, folder or glob');
+    }
+    for (const path of options.paths) {
+      if (typeof path !== 'string' || path === '') throw new ProviderConfigError(name, 'options.paths must not contain empty entries');
+    }
+    const debounceMs = options.debounceMs ?? 250;
+    if (!Number.isFinite(debounceMs) || debounceMs < 0) {
+      throw new ProviderConfigError(name, `options.debounceMs must be a non-negative number, got ${String(options.debounceMs)}`);
+    }
+    this.debounceMs = debounceMs;
+    this.separator = options.separator ?? '+';
+    if (this.separator === '') throw new ProviderConfigError(name, 'options.separator must not be empty');
+    this.log = (options.logger ?? silentLogger).with({ provider: 'kubeconfig-files' });
+    this.engager = new ClusterEngager('kubeconfig-files', options);
+  }
+
+  /** Watches the paths and engages their clusters through `aware` until `signal` aborts. */
+  async start(signal: AbortSignal, aware: Aware): Promise<void> {
+    if (this.started) throw new ProviderAlreadyStartedError('KubeconfigFileProvider');
+    this.started = true;
+    try {
+      this.specs = await Promise.all(this.options.paths.map((p) => pathSpec(p)));
+    } catch (err) {
+      throw new ProviderConfigError('KubeconfigFileProvider', `bad path pattern: ${describe(err)}`);
+    }
+    if (signal.aborted) return;
+    this.engager.begin(aware, signal);
+    const watchers = this.specs.map((spec) => this.watchSpec(spec));
+    try {
+      // Watch first, then scan: a change during the first scan then triggers another one instead of being lost.
+      await Promise.all(watchers.map((w) => new Promise<void>((resolve) => w.once('ready', () => resolve()))));
+      this.rescan();
+      this.log.info('watching kubeconfig files', { paths: this.specs.map((s) => s.source) });
+      await whenAborted(signal);
+    } finally {
+      this.stopping = true;
+      if (this.debounce) clearTimeout(this.debounce.timer);
+      this.debounce = undefined;
+      await Promise.all(watchers.map((w) => w.close()));
+      await this.scanning;
+      await this.engager.stop();
+    }
+  }
+
+  /** The engaged cluster `<path>+<context>`; ClusterNotFoundError otherwise. */
+  get(name: ClusterName): Promise<Cluster> {
+    return this.engager.get(name);
+  }
+
+  indexField(kind: ObjectKind, field: string, extract: IndexerFunc): Promise<void> {
+    return this.engager.indexField(kind, field, extract);
+  }
+
+  /** Engaged clusters, sorted. */
+  names(): ClusterName[] {
+    return this.engager.names();
+  }
+
+  /** What the provider made of the cluster `<path>+<context>`: engaged, or why not. */
+  status(name: ClusterName): ClusterStatus | undefined {
+    return this.engager.status(name);
+  }
+
+  statuses(): Map<ClusterName, ClusterStatus> {
+    return this.engager.statuses();
+  }
+
+  /** What the provider made of a file (absolute path); undefined if it is not one of the watched files. */
+  fileStatus(path: string): KubeconfigFileStatus | undefined {
+    const file = this.files.get(path);
+    if (!file) return undefined;
+    return { contexts: [...file.contexts].sort(), ...(file.problem === undefined ? {} : { problem: file.problem }) };
+  }
+
+  /** The cluster name for a context of a file. */
+  clusterName(path: string, context: string): ClusterName {
+    return `${path}${this.separator}${context}`;
+  }
+
+  private watchSpec(spec: PathSpec): FSWatcher {
+    const watcher = watch(spec.watchDir, {
+      ignoreInitial: true,
+      ...(spec.depth === undefined ? {} : { depth: spec.depth }),
+    });
+    watcher.on('all', () => this.schedule());
+    watcher.on('error', (err) => this.log.warn('watching kubeconfig files failed', { path: spec.source, error: describe(err) }));
+    return watcher;
+  }
+
+  /** Debounces rescans; a steady stream of changes still rescans at least every ten quiet periods. */
+  private schedule(): void {
+    if (this.stopping) return;
+    const now = Date.now();
+    const firstAt = this.debounce?.firstAt ?? now;
+    if (this.debounce) clearTimeout(this.debounce.timer);
+    const wait = Math.min(this.debounceMs, Math.max(0, firstAt + this.debounceMs * 10 - now));
+    this.debounce = {
+      firstAt,
+      timer: setTimeout(() => {
+        this.debounce = undefined;
+        this.rescan();
+      }, wait),
+    };
+  }
+
+  /** Runs one scan at a time; a request during a scan runs another scan after it. */
+  private rescan(): void {
+    if (this.stopping) return;
+    if (this.scanning) {
+      this.scanAgain = true;
+      return;
+    }
+    this.scanning = (async () => {
+      do {
+        this.scanAgain = false;
+        try {
+          await this.scan();
+        } catch (err) {
+          this.log.error('scanning kubeconfig files failed', err);
+        }
+      } while (this.scanAgain && !this.stopping);
+      this.scanning = undefined;
+    })();
+  }
+
+  private async scan(): Promise<void> {
+    const listed = new Set<string>();
+    for (const spec of this.specs) for (const file of await spec.list()) listed.add(file);
+    const present = new Set<string>();
+    for (const path of [...listed].sort()) {
+      if (this.stopping) return;
+      const content = await this.read(path);
+      if (content.kind === 'gone') continue; // vanished since listing: handled as deleted below
+      present.add(path);
+      const seen = content.kind === 'text' ? content.text : `\u0000${content.problem}`;
+      if (this.files.get(path)?.seen === seen) continue;
+      this.load(path, seen, content);
+    }
+    for (const [path, file] of this.files) {
+      if (present.has(path)) continue;
+      this.files.delete(path);
+      for (const context of file.contexts) this.engager.wish(this.clusterName(path, context), absent);
+      this.log.info('kubeconfig file is gone; its clusters are disengaged', { file: path });
+    }
+  }
+
+  private async read(path: string): Promise<FileContent> {
+    const maxBytes = this.options.policy?.maxBytes ?? defaultMaxBytes;
+    try {
+      const info = await stat(path);
+      if (info.size > maxBytes) return { kind: 'problem', problem: `the file is larger than ${maxBytes} bytes` };
+      return { kind: 'text', text: await readFile(path, 'utf8') };
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return { kind: 'gone' };
+      return { kind: 'problem', problem: `the file cannot be read (${code ?? 'error'})` };
+    }
+  }
+
+  private load(path: string, seen: string, content: Exclude<FileContent, { kind: 'gone' }>): void {
+    const file = this.files.get(path) ?? { seen, contexts: new Set<string>() };
+    this.files.set(path, file);
+    file.seen = seen;
+    let contexts: string[];
+    try {
+      if (content.kind === 'problem') throw new Error(content.problem);
+      contexts = listKubeconfigContexts(content.text, this.options.policy);
+      if (contexts.length === 0) throw new Error('the kubeconfig has no contexts');
+    } catch (err) {
+      // The whole file is unusable (likely being written): clusters already engaged from it stay as they are.
+      file.problem = describe(err);
+      this.log.warn('kubeconfig file is unusable; keeping its clusters on their last good config', {
+        file: path, reason: file.problem, clusters: file.contexts.size,
+      });
+      for (const context of file.contexts) {
+        this.engager.wish(this.clusterName(path, context), refused('invalid', `the file is unusable: ${file.problem}`, true));
+      }
+      return;
+    }
+    delete file.problem;
+    const next = new Set(contexts);
+    for (const context of file.contexts) {
+      if (!next.has(context)) this.engager.wish(this.clusterName(path, context), absent);
+    }
+    for (const context of next) {
+      const desired = desiredFromKubeconfig(content.text, this.options.policy, { context, keepEngagedOnInvalid: true });
+      this.engager.wish(this.clusterName(path, context), desired);
+    }
+    file.contexts = next;
+  }
+}

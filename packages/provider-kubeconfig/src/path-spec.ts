@@ -1,0 +1,113 @@
+/**
+ * Where the file provider looks for kubeconfigs. Each configured path is a file, a folder (every non-hidden file
+ * directly inside it) or a glob; a spec lists the files it currently covers and names the directory to watch
+ * for changes. Listing follows symlinked files (Kubernetes mounts Secrets and ConfigMaps as symlinks swapped
+ * atomically) but not symlinked directories, so a walk cannot loop.
+ */
+import { lstat, readdir, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { globBase, globToRegExp, isGlob } from './glob.js';
+
+export interface PathSpec {
+  /** The path as configured. */
+  readonly source: string;
+  /** The directory to watch. */
+  readonly watchDir: string;
+  /** How deep below `watchDir` changes matter (undefined: any depth). */
+  readonly depth: number | undefined;
+  /** The absolute paths of the files the spec covers now. */
+  list(): Promise<string[]>;
+}
+
+/** Upper bound on directory entries a glob walk visits, so a pattern like `/**` cannot walk a whole disk. */
+const MAX_WALK_ENTRIES = 20_000;
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+async function filesIn(dir: string): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const files: string[] = [];
+  for (const name of names.sort()) {
+    if (name.startsWith('.')) continue;
+    const path = join(dir, name);
+    if (await isFile(path)) files.push(path);
+  }
+  return files;
+}
+
+/**
+ * Builds the spec for one configured path (made absolute against `cwd`). Whether a plain path is a folder is decided
+ * now: a path that does not exist yet is taken to be a file.
+ */
+export async function pathSpec(path: string, cwd = process.cwd()): Promise<PathSpec> {
+  const absolute = resolve(cwd, path);
+  if (isGlob(absolute)) return globSpec(path, absolute);
+  if (await isDirectory(absolute)) {
+    return { source: path, watchDir: absolute, depth: 0, list: () => filesIn(absolute) };
+  }
+  return {
+    source: path,
+    watchDir: dirname(absolute),
+    depth: 0,
+    list: async () => ((await isFile(absolute)) ? [absolute] : []),
+  };
+}
+
+function globSpec(source: string, absolute: string): PathSpec {
+  const { base, segments } = globBase(absolute);
+  const matcher = globToRegExp(absolute);
+  const depth = segments.includes('**') ? undefined : Math.max(segments.length - 1, 0);
+  return {
+    source,
+    watchDir: base,
+    depth,
+    list: async () => {
+      const found: string[] = [];
+      let visited = 0;
+      const walk = async (dir: string, level: number): Promise<void> => {
+        let names: string[];
+        try {
+          names = await readdir(dir);
+        } catch {
+          return;
+        }
+        for (const name of names.sort()) {
+          if (name.startsWith('.') || ++visited > MAX_WALK_ENTRIES) continue;
+          const path = join(dir, name);
+          let info;
+          try {
+            info = await lstat(path);
+          } catch {
+            continue;
+          }
+          if (info.isDirectory()) {
+            if (depth === undefined || level < depth) await walk(path, level + 1);
+          } else if (matcher.test(path) && (await isFile(path))) {
+            found.push(path);
+          }
+        }
+      };
+      await walk(base, 0);
+      return found;
+    },
+  };
+}

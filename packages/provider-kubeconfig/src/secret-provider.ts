@@ -1,0 +1,152 @@
+/**
+ * `KubeconfigSecretProvider`: a fleet described by kubeconfig Secrets on the host cluster. Each Secret in the
+ * namespace that matches the label selector is a cluster named after the Secret; its kubeconfig (under `key`) is
+ * untrusted and loaded through core's policy. The cluster is engaged once its API server answers and its cache has
+ * synced, re-engaged when the kubeconfig's connection fingerprint changes (not on label or annotation edits), and
+ * disengaged when the Secret, its label or its key goes away or the Secret starts deleting. Secrets are read from
+ * the host cluster's shared informer; every cluster converges on its own, so one bad or slow kubeconfig never holds
+ * up the rest.
+ */
+import {
+  ProviderAlreadyStartedError, parseLabelSelector, silentLogger, whenAborted,
+} from '@multicluster-runtime/core';
+import type {
+  Aware, Cluster, ClusterName, IndexerFunc, KubeObject, KubeconfigPolicy, LabelSelector, Logger, ObjectKind,
+  ProviderRunnable,
+} from '@multicluster-runtime/core';
+import { ClusterEngager, type ClusterConnectionOptions } from './cluster-engager.js';
+import type { ClusterStatus } from './cluster-status.js';
+import { absent, desiredFromKubeconfig, refused, type DesiredCluster } from './desired-cluster.js';
+import { ProviderConfigError } from './errors.js';
+
+/** The label upstream multicluster-runtime puts on kubeconfig Secrets (value `"true"`). */
+export const DEFAULT_KUBECONFIG_SECRET_LABEL = 'sigs.k8s.io/multicluster-runtime-kubeconfig';
+/** The data key holding the kubeconfig. */
+export const DEFAULT_KUBECONFIG_SECRET_KEY = 'kubeconfig';
+
+const secretKind: ObjectKind = { apiVersion: 'v1', kind: 'Secret' };
+
+export interface KubeconfigSecretProviderOptions extends ClusterConnectionOptions {
+  /** The namespace holding the kubeconfig Secrets. Required. */
+  namespace: string;
+  /** Which Secrets are kubeconfigs. Default `{ "sigs.k8s.io/multicluster-runtime-kubeconfig": "true" }`. */
+  labelSelector?: string | Record<string, string>;
+  /** The data key of the kubeconfig. Default `kubeconfig`. */
+  key?: string;
+  /** What the kubeconfigs may do beyond inline credentials. Default: nothing (no exec, auth-provider, files, no-TLS). */
+  policy?: KubeconfigPolicy;
+  /**
+   * The cluster holding the Secrets, already running. Default: the manager's local cluster, taken from the Aware the
+   * provider is started with (a Manager, or a MultiProvider started by one).
+   */
+  hostCluster?: Cluster;
+}
+
+interface SecretObject extends KubeObject {
+  data?: Record<string, string>;
+}
+
+/** Something that can hand out the manager's local cluster: a Manager, or an Aware that forwards it. */
+function localClusterOf(aware: Aware): Cluster | undefined {
+  const source = aware as Partial<{ getLocalCluster(): Cluster }>;
+  return typeof source.getLocalCluster === 'function' ? source.getLocalCluster() : undefined;
+}
+
+export class KubeconfigSecretProvider implements ProviderRunnable {
+  readonly namespace: string;
+  readonly key: string;
+  private readonly selector: LabelSelector;
+  private readonly engager: ClusterEngager;
+  private readonly log: Logger;
+  private started = false;
+
+  constructor(private readonly options: KubeconfigSecretProviderOptions) {
+    const name = 'KubeconfigSecretProvider';
+    if (typeof options?.namespace !== 'string' || options.namespace === '') {
+      throw new ProviderConfigError(name, 'options.namespace is required: the namespace that holds the kubeconfig Secrets');
+    }
+    if (options.key !== undefined && (typeof options.key !== 'string' || options.key === '')) {
+      throw new ProviderConfigError(name, 'options.key must be a non-empty Secret data key');
+    }
+    this.namespace = options.namespace;
+    this.key = options.key ?? DEFAULT_KUBECONFIG_SECRET_KEY;
+    try {
+      this.selector = parseLabelSelector(options.labelSelector ?? { [DEFAULT_KUBECONFIG_SECRET_LABEL]: 'true' });
+    } catch (err) {
+      throw new ProviderConfigError(name, `options.labelSelector is invalid: ${(err as Error).message}`);
+    }
+    this.log = (options.logger ?? silentLogger).with({ provider: 'kubeconfig-secrets', namespace: this.namespace });
+    this.engager = new ClusterEngager('kubeconfig-secrets', { ...options, logger: options.logger });
+  }
+
+  /** Watches the Secrets and engages their clusters through `aware` until `signal` aborts. */
+  async start(signal: AbortSignal, aware: Aware): Promise<void> {
+    if (this.started) throw new ProviderAlreadyStartedError('KubeconfigSecretProvider');
+    this.started = true;
+    const host = this.options.hostCluster ?? localClusterOf(aware);
+    if (!host) {
+      throw new ProviderConfigError(
+        'KubeconfigSecretProvider',
+        'no host cluster: start it from a manager (it reads Secrets from the local cluster) or pass options.hostCluster',
+      );
+    }
+    if (signal.aborted) return;
+    this.engager.begin(aware, signal);
+    const lease = await host.cache.acquireInformer<SecretObject>(secretKind, { signal });
+    const registration = lease.informer.addEventHandler({
+      onAdd: (secret) => this.observe(secret),
+      onUpdate: (_old, secret) => this.observe(secret),
+      onDelete: (secret) => {
+        if (secret.metadata.namespace === this.namespace && secret.metadata.name) this.engager.wish(secret.metadata.name, absent);
+      },
+    });
+    this.log.info('watching kubeconfig Secrets', { selector: this.selector.toString(), key: this.key });
+    try {
+      await whenAborted(signal);
+    } finally {
+      registration.remove();
+      lease.release();
+      await this.engager.stop();
+    }
+  }
+
+  /** The engaged cluster named after its Secret; ClusterNotFoundError otherwise. */
+  get(name: ClusterName): Promise<Cluster> {
+    return this.engager.get(name);
+  }
+
+  indexField(kind: ObjectKind, field: string, extract: IndexerFunc): Promise<void> {
+    return this.engager.indexField(kind, field, extract);
+  }
+
+  /** Engaged clusters, sorted. */
+  names(): ClusterName[] {
+    return this.engager.names();
+  }
+
+  /** What the provider made of the Secret `name`: engaged, or why not. Undefined for Secrets it does not track. */
+  status(name: ClusterName): ClusterStatus | undefined {
+    return this.engager.status(name);
+  }
+
+  /** The status of every tracked Secret. */
+  statuses(): Map<ClusterName, ClusterStatus> {
+    return this.engager.statuses();
+  }
+
+  private observe(secret: SecretObject): void {
+    const name = secret.metadata.name;
+    if (secret.metadata.namespace !== this.namespace || !name) return;
+    this.engager.wish(name, this.desiredFor(secret));
+  }
+
+  private desiredFor(secret: SecretObject): DesiredCluster {
+    if (secret.metadata.deletionTimestamp) return absent;
+    if (!this.selector.matches(secret.metadata.labels)) return absent;
+    const encoded = secret.data?.[this.key];
+    if (typeof encoded !== 'string' || encoded === '') {
+      return refused('invalid', `the Secret has no ${JSON.stringify(this.key)} key (or it is empty)`);
+    }
+    return desiredFromKubeconfig(Buffer.from(encoded, 'base64').toString('utf8'), this.options.policy);
+  }
+}
