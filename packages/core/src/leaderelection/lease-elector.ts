@@ -232,7 +232,8 @@ export class LeaseElector {
       leaseDurationSeconds: durationSeconds,
       renewTime: formatMicroTime(now),
       acquireTime: heldByUs && spec.acquireTime ? spec.acquireTime : formatMicroTime(now),
-      leaseTransitions: heldByUs ? spec.leaseTransitions ?? 0 : (spec.leaseTransitions ?? 0) + (holder === '' ? 0 : 1),
+      // As client-go: every change of holder counts, also taking over a released Lease.
+      leaseTransitions: heldByUs ? spec.leaseTransitions ?? 0 : (spec.leaseTransitions ?? 0) + 1,
     };
     try {
       const updated = await this.client.update<Lease>({ ...lease, spec: next }, { signal });
