@@ -58,7 +58,7 @@ export class IndexConflictError extends CacheError {
 /** A list option the cache cannot honour (bad selector syntax, `continue`). */
 export class InvalidListOptionsError extends CacheError {
   override readonly name = 'InvalidListOptionsError';
-  constructor(readonly option: string, reason: string) {
-    super(`invalid ${option} for a cache list: ${reason}`);
+  constructor(readonly option: string, reason: string, options?: { cause?: unknown }) {
+    super(`invalid ${option} for a cache list: ${reason}`, options);
   }
 }

@@ -3,6 +3,7 @@
  * cache against a real HTTP API server, with faults, is in informer-cache.integration.test.ts.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, isNotFound } from '../client/errors.js';
 import type { KubeObject } from '../object/types.js';
 import {
   CacheNotStartedError, CacheNotSyncedError, CacheStoppedError, IndexConflictError, InvalidListOptionsError, UnindexedFieldError,
@@ -49,7 +50,9 @@ describe('InformerCache', () => {
     (got['data'] as Record<string, string>)['k'] = 'mine';
     expect((await cache.get(CM, { namespace: 'a', name: 'one' }))['data']).toEqual({ k: 'v' });
     const missing = await cache.get(CM, { namespace: 'a', name: 'nope' }).catch((e: unknown) => e);
-    expect(missing).toMatchObject({ code: 404, reason: 'NotFound', message: 'configmaps "nope" not found' });
+    expect(missing).toBeInstanceOf(ApiError);
+    expect(isNotFound(missing)).toBe(true);
+    expect((missing as ApiError).message).toMatch(/configmaps "nope" not found/);
     // A cluster-scoped kind ignores the namespace of the key.
     api.write(namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'a' } });
     expect((await cache.get(NS, { namespace: 'ignored', name: 'a' })).metadata.name).toBe('a');
@@ -71,6 +74,9 @@ describe('InformerCache', () => {
     expect(await names({ namespace: 'a' })).toEqual(['one', 'two']);
     expect(await names({ labelSelector: { app: 'web' } })).toEqual(['one', 'three']);
     expect(await names({ namespace: 'b', labelSelector: { app: 'web' } })).toEqual(['three']);
+    expect(await names({ labelSelector: 'app in (web,db),app!=db' })).toEqual(['one', 'three']);
+    expect(await names({ labelSelector: '!app' })).toEqual(['four']);
+    await expect(cache.list(CM, { labelSelector: 'app in (' })).rejects.toThrow(InvalidListOptionsError);
     expect(await names({ fieldSelector: { 'data.owner': 'x' } })).toEqual(['one', 'three']);
     expect(await names({ fieldSelector: 'data.tier=front' })).toEqual(['one', 'four']);
     expect(await names({ fieldSelector: 'data.tier!=front,metadata.namespace=a' })).toEqual(['two']);

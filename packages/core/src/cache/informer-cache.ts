@@ -10,6 +10,7 @@ import type { ListOptions, ObjectList, RequestOptions, ResourceMapping, RESTMapp
 import { silentLogger, type Logger } from '../log/logger.js';
 import { noopMetrics, type MetricsRecorder } from '../metrics/types.js';
 import type { ClusterName } from '../multicluster/types.js';
+import { parseLabelSelector, type LabelSelector } from '../labels/selector.js';
 import { kindKey } from '../object/gvk.js';
 import type { KubeObject, ObjectKey, ObjectKind } from '../object/types.js';
 import type { Cache, IndexerFunc, Informer, InformerLease, InformerOptions } from './types.js';
@@ -18,7 +19,6 @@ import {
 } from './errors.js';
 import { parseFieldSelector, type FieldRequirement } from './field-selector.js';
 import { SharedInformer } from './informer.js';
-import { compileLabelSelector } from './label-match.js';
 import { objectNotFound } from './not-found.js';
 import { resourceListWatcher, type CacheTransport } from './resource-list-watcher.js';
 import { NAMESPACE_INDEX } from './store.js';
@@ -142,7 +142,7 @@ export class InformerCache implements Cache {
   ): Promise<ObjectList<T>> {
     if (options.continue) throw new InvalidListOptionsError('continue', 'the cache returns every item in one page');
     const fields = options.fieldSelector === undefined ? [] : parseFieldSelector(options.fieldSelector);
-    const labels = options.labelSelector === undefined ? undefined : compileLabelSelector(options.labelSelector);
+    const labels = options.labelSelector === undefined ? undefined : labelSelector(options.labelSelector);
     const { informer, mapping } = await this.readable(kind, options);
     for (const f of fields) {
       if (!BUILT_IN_FIELDS.has(f.field) && !informer.hasIndex(fieldIndexName(f.field))) throw new UnindexedFieldError(kind, f.field);
@@ -151,7 +151,7 @@ export class InformerCache implements Cache {
     const items = candidates(informer, fields, namespace).filter(
       (obj) =>
         (namespace === undefined || obj.metadata.namespace === namespace) &&
-        (labels === undefined || labels(obj.metadata.labels)) &&
+        (labels === undefined || labels.matches(obj.metadata.labels)) &&
         fields.every((f) => matchesField(informer, obj, f)),
     );
     const resourceVersion = informer.status().resourceVersion;
@@ -303,6 +303,14 @@ async function untilReady(entry: Entry, signal: AbortSignal | undefined): Promis
     return await Promise.race([entry.ready, aborted]);
   } finally {
     if (onAbort) signal.removeEventListener('abort', onAbort);
+  }
+}
+
+function labelSelector(selector: string | Record<string, string>): LabelSelector {
+  try {
+    return parseLabelSelector(selector);
+  } catch (err) {
+    throw new InvalidListOptionsError('labelSelector', err instanceof Error ? err.message : String(err), { cause: err });
   }
 }
 

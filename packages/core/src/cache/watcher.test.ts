@@ -128,7 +128,7 @@ describe('Watcher', () => {
     expect(errors.map((e) => e.retryInMs)).toEqual([1, 2, 4, 8, 8]);
     expect(errors[0]?.error).toBeInstanceOf(InitialListFailed);
     expect(errors[0]?.error.retryable).toBe(true);
-    expect(errors[0]?.error.message).toMatch(/v1, Kind=ConfigMap: list failed: 503 unavailable/);
+    expect(errors[0]?.error.message).toMatch(/^v1, Kind=ConfigMap: list failed: 503 ServiceUnavailable: 503 unavailable$/);
     expect(errors[2]?.error).toBeInstanceOf(WatchStartFailed);
     expect(errors[3]?.error).toBeInstanceOf(WatchFailed);
     expect(errors[4]?.error).toBeInstanceOf(WatchErrorEvent);

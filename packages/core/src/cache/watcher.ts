@@ -8,6 +8,7 @@
  * is yielded as an `error` event with the delay before the retry (jittered exponential backoff); the loop never
  * throws and never gives up. It ends only when its signal aborts (or the consumer stops iterating).
  */
+import { isGone } from '../client/errors.js';
 import type { KubeObject } from '../object/types.js';
 import { Backoff, type BackoffOptions } from './backoff.js';
 import type { ListWatcher, RawWatchEvent } from './list-watcher.js';
@@ -292,11 +293,6 @@ function isKubeObject(value: unknown): value is KubeObject {
   if (!isRecord(value) || !isRecord(value['metadata'])) return false;
   const name = value['metadata']['name'];
   return typeof name === 'string' && name !== '';
-}
-
-/** True for an HTTP 410 from the client (structurally, so any ApiError-like error with `code` counts). */
-function isGone(err: unknown): boolean {
-  return isRecord(err) && (err['code'] === 410 || err['statusCode'] === 410);
 }
 
 function isTooLargeResourceVersion(status: WatchStatus): boolean {

@@ -3,6 +3,7 @@
  * streams fed by writes. Enough to drive the InformerCache's bookkeeping fast; protocol behaviour is tested against
  * the envtest API server.
  */
+import { ApiError } from '../../client/errors.js';
 import type { ObjectList, ResourceMapping, RESTMapper } from '../../client/types.js';
 import { kindKey } from '../../object/gvk.js';
 import type { KubeObject, ObjectKind } from '../../object/types.js';
@@ -70,7 +71,7 @@ export class MemoryApi implements CacheTransport, RESTMapper {
   async mapping(kind: ObjectKind): Promise<ResourceMapping> {
     this.mappingCalls++;
     const found = this.mappings.find((m) => kindKey({ apiVersion: m.group ? `${m.group}/${m.version}` : m.version, kind: m.kind }) === kindKey(kind));
-    if (!found) throw Object.assign(new Error(`no matches for kind ${kindKey(kind)}`), { code: 404, reason: 'NotFound' });
+    if (!found) throw new ApiError(404, { kind: 'Status', reason: 'NotFound', message: `no matches for kind ${kindKey(kind)}`, code: 404 });
     return found;
   }
 

@@ -2,6 +2,7 @@
  * Test double for the watcher's source: answers each list and watch call with the next scripted step and records
  * the requests, so the state machine and the informer can be driven event by event without a server.
  */
+import { ApiError } from '../../client/errors.js';
 import type { ObjectList } from '../../client/types.js';
 import type { KubeObject } from '../../object/types.js';
 import type { ListRequest, ListWatcher, RawWatchEvent, WatchRequest } from '../list-watcher.js';
@@ -40,7 +41,8 @@ export const fail = (err: unknown): ListStep & WatchStep => async () => {
   throw err;
 };
 
-export const httpError = (code: number, message = `HTTP ${code}`): Error => Object.assign(new Error(message), { code });
+export const httpError = (code: number, message = `HTTP ${code}`): ApiError =>
+  new ApiError(code, { kind: 'Status', status: 'Failure', message, code });
 
 /** A stream that yields `events`, then ends cleanly, stays open until aborted (`open`), or throws the given error. */
 export function stream(events: RawWatchEvent[], end: 'close' | 'open' | Error = 'close'): WatchStep {
