@@ -25,14 +25,23 @@ const patchContentTypes: Record<PatchType, string> = {
   apply: 'application/apply-patch+yaml',
 };
 
-/** Page size when the client follows continue tokens itself (client-go's pager default). */
-const pageSize = 500;
+export interface ApiClientOptions {
+  /** Page size when the client follows continue tokens itself. Default 500 (client-go's pager default). */
+  pageSize?: number;
+}
 
 export class ApiClient implements Client {
+  private readonly pageSize: number;
+
   constructor(
     private readonly transport: ClientTransport,
     private readonly restMapper: RESTMapper,
-  ) {}
+    options: ApiClientOptions = {},
+  ) {
+    const pageSize = options.pageSize ?? 500;
+    if (!Number.isInteger(pageSize) || pageSize <= 0) throw new RangeError(`pageSize must be a positive integer, got ${pageSize}`);
+    this.pageSize = pageSize;
+  }
 
   async get<T extends KubeObject = KubeObject>(kind: ObjectKind, key: ObjectKey, options: RequestOptions = {}): Promise<T> {
     const mapping = await this.restMapper.mapping(kind, options);
@@ -141,13 +150,13 @@ export class ApiClient implements Client {
 
   /** Follows continue tokens; if one expires midway (410), falls back to one unpaged list, as client-go does. */
   private async allPages<T extends KubeObject>(page: (query: Query) => Promise<ObjectList<T>>): Promise<ObjectList<T>> {
-    const first = await page({ limit: pageSize });
+    const first = await page({ limit: this.pageSize });
     const items = [...(first.items ?? [])];
     let token = first.metadata?.continue;
     while (token) {
       let next: ObjectList<T>;
       try {
-        next = await page({ limit: pageSize, continue: token });
+        next = await page({ limit: this.pageSize, continue: token });
       } catch (err) {
         if (isGone(err)) return page({});
         throw err;
