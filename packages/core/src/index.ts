@@ -100,6 +100,13 @@ export type { ClusterOptions } from './cluster/cluster.js';
 export { KubeCluster, newCluster } from './cluster/cluster.js';
 export { ClusterAlreadyStartedError, ClusterError } from './cluster/errors.js';
 
+export type { ControllerOptions } from './controller/controller.js';
+export { Controller, newController } from './controller/controller.js';
+export {
+  ClusterDisengagedError, ControllerAlreadyStartedError, ControllerEngageFailedError, ControllerError, ControllerOptionsError,
+  WaitForSyncTimeoutError,
+} from './controller/errors.js';
+
 export type { KubeconfigCapability, KubeconfigPolicy, KubeconfigViolation, LoadKubeconfigOptions } from './kubeconfig/untrusted.js';
 export {
   KubeconfigError, KubeconfigInvalidError, KubeconfigRejectedError, connectionFingerprint, listKubeconfigContexts,

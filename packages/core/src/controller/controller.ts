@@ -1,0 +1,335 @@
+/**
+ * The multi-cluster controller: one work queue shared by every cluster (fair across clusters), workers that call the
+ * reconciler, static sources (e.g. the local cluster's) and multi-cluster sources that are started for each engaged
+ * cluster and stopped when it is disengaged. A port of controller-runtime's controller plus upstream mccontroller,
+ * with the upstream gaps closed: a disengaged cluster's queued work is dropped and its in-flight reconciles see
+ * their signal abort; an old engagement's cleanup can never remove its replacement; nothing a reconciler throws
+ * escapes.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Cluster } from '../cluster/types.js';
+import type { RequestQueue } from '../handler/types.js';
+import { createLogger, type Logger } from '../log/logger.js';
+import { linkedAbort, whenAborted } from '../manager/abort.js';
+import type { Runnable } from '../manager/types.js';
+import { noopMetrics, type MetricsRecorder, type ReconcileOutcome } from '../metrics/types.js';
+import { isClusterNotFound } from '../multicluster/errors.js';
+import type { Aware, ClusterName } from '../multicluster/types.js';
+import { isTerminalError } from '../reconcile/errors.js';
+import type { ReconcileContext, ReconcileFunc, Reconciler, Request, Result } from '../reconcile/types.js';
+import type { MultiClusterSource, Source } from '../source/types.js';
+import { newRequestQueue } from '../workqueue/request-queue.js';
+import type { RateLimiter, RateLimitingQueue } from '../workqueue/types.js';
+import { deadline } from './deadline.js';
+import { Engagement, type EndReason } from './engagement.js';
+import {
+  ControllerAlreadyStartedError, ControllerOptionsError, ControllerEngageFailedError, WaitForSyncTimeoutError,
+} from './errors.js';
+
+export interface ControllerOptions {
+  reconciler: Reconciler | ReconcileFunc;
+  /** Reconciles running at once (never two for the same request). Default 1. */
+  maxConcurrentReconciles?: number;
+  /** Retry backoff; default client-go's (per item 5 ms → 1000 s, overall 10 qps / burst 100). */
+  rateLimiter?: RateLimiter<Request>;
+  /** How long `start` waits for static sources, and how long an engagement's sources may take to sync before a warning. Default 120 s. */
+  cacheSyncTimeoutMs?: number;
+  logger?: Logger;
+  metrics?: MetricsRecorder;
+  /** Run only on the elected leader. Default true. */
+  needLeaderElection?: boolean;
+  /**
+   * What a ClusterNotFoundError from the reconciler means: `drop` (default) forgets the request, since its cluster
+   * is gone and retrying would hot-loop; `retry` backs off and tries again like any other error.
+   */
+  onClusterNotFound?: 'drop' | 'retry';
+}
+
+type Phase = 'new' | 'running' | 'stopping' | 'stopped';
+
+export class Controller implements Runnable, Aware {
+  readonly needLeaderElection: boolean;
+  private readonly reconcileFn: ReconcileFunc;
+  private readonly maxConcurrent: number;
+  private readonly cacheSyncTimeoutMs: number;
+  private readonly onClusterNotFound: 'drop' | 'retry';
+  private readonly log: Logger;
+  private readonly metrics: MetricsRecorder;
+  private readonly queue: RateLimitingQueue<Request>;
+  private readonly staticSources: Source[] = [];
+  private readonly multiClusterSources: MultiClusterSource[] = [];
+  private readonly engagements = new Map<ClusterName, Engagement>();
+  private phase: Phase = 'new';
+  private runSignal: AbortSignal | undefined;
+  private active = 0;
+  private readonly ready: Promise<void>;
+  private markReady!: () => void;
+
+  constructor(readonly name: string, options: ControllerOptions) {
+    if (!name) throw new ControllerOptionsError(name, 'a controller needs a name');
+    const r = options.reconciler as Reconciler | ReconcileFunc | undefined;
+    if (typeof r === 'function') this.reconcileFn = r;
+    else if (r && typeof r.reconcile === 'function') this.reconcileFn = (req, ctx) => r.reconcile(req, ctx);
+    else throw new ControllerOptionsError(name, 'a reconciler (an object with reconcile() or a function) is required');
+    this.maxConcurrent = options.maxConcurrentReconciles ?? 1;
+    if (!Number.isInteger(this.maxConcurrent) || this.maxConcurrent < 1) {
+      throw new ControllerOptionsError(name, `maxConcurrentReconciles must be an integer ≥ 1, got ${options.maxConcurrentReconciles}`);
+    }
+    this.cacheSyncTimeoutMs = options.cacheSyncTimeoutMs ?? 120_000;
+    if (!(this.cacheSyncTimeoutMs > 0)) {
+      throw new ControllerOptionsError(name, `cacheSyncTimeoutMs must be > 0, got ${options.cacheSyncTimeoutMs}`);
+    }
+    this.onClusterNotFound = options.onClusterNotFound ?? 'drop';
+    this.needLeaderElection = options.needLeaderElection ?? true;
+    this.log = (options.logger ?? createLogger()).with({ controller: name });
+    this.metrics = options.metrics ?? noopMetrics;
+    this.queue = newRequestQueue({
+      name, metrics: this.metrics, ...(options.rateLimiter ? { rateLimiter: options.rateLimiter } : {}),
+    });
+    this.ready = new Promise((resolve) => { this.markReady = resolve; });
+  }
+
+  /** Resolves true once started with its static sources synced (the manager's /readyz), false if `signal` aborts first. */
+  waitForReady(signal: AbortSignal): Promise<boolean> {
+    if (signal.aborted) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const onAbort = () => resolve(false);
+      signal.addEventListener('abort', onAbort, { once: true });
+      void this.ready.then(() => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(true);
+      });
+    });
+  }
+
+  /** The queue handlers enqueue into (exposed for sources that are started outside the controller). */
+  get requestQueue(): RequestQueue {
+    return this.queue;
+  }
+
+  /** Clusters engaged now. */
+  engagedClusters(): ClusterName[] {
+    return [...this.engagements.keys()];
+  }
+
+  /** Watches a source that is not per cluster (the local cluster's, a channel). Started now if running. */
+  watch(source: Source): void {
+    this.staticSources.push(source);
+    if (this.phase !== 'running') return;
+    const signal = this.runSignal!;
+    source.start(signal, this.queue).catch((err: unknown) => {
+      this.log.error('starting a source failed', err);
+    });
+  }
+
+  /** Watches a source in every engaged cluster, present and future. */
+  multiClusterWatch(source: MultiClusterSource): void {
+    this.multiClusterSources.push(source);
+    if (this.phase !== 'running') return;
+    for (const eng of this.engagements.values()) {
+      this.startSource(eng, source).catch((err: unknown) => {
+        this.log.error('starting a source for an engaged cluster failed', err, { cluster: eng.name });
+      });
+    }
+  }
+
+  async engage(signal: AbortSignal, name: ClusterName, cluster: Cluster): Promise<void> {
+    if (signal.aborted) return;
+    if (this.phase === 'stopping' || this.phase === 'stopped') {
+      this.log.debug('ignoring engagement of a stopped controller', { cluster: name });
+      return;
+    }
+    const current = this.engagements.get(name);
+    if (current?.cluster === cluster && current.live) return;
+    const eng = new Engagement(this.name, name, cluster, signal, (e, reason) => this.ended(e, reason));
+    // Register the replacement before ending the old one, so the old engagement's cleanup sees it is no longer current.
+    this.engagements.set(name, eng);
+    current?.end('replaced');
+    this.metrics.engagedClusters(this.name, this.engagements.size);
+    if (this.phase !== 'running') return; // started by start()
+    try {
+      await this.startSources(eng);
+    } catch (err) {
+      eng.end('failed');
+      throw new ControllerEngageFailedError(this.name, name, err);
+    }
+  }
+
+  async start(signal: AbortSignal): Promise<void> {
+    if (this.phase !== 'new') throw new ControllerAlreadyStartedError(this.name);
+    this.phase = 'running';
+    // Our own child signal: static sources and reconciles stop when start() ends for any reason, errors included.
+    const run = linkedAbort(signal);
+    this.runSignal = run.signal;
+    try {
+      if (run.signal.aborted) return;
+      await this.startStaticSources(run.signal);
+      for (const eng of [...this.engagements.values()]) {
+        this.startSources(eng).catch((err: unknown) => {
+          this.log.error('starting sources for a cluster engaged before start failed; disengaging it', err, { cluster: eng.name });
+          eng.end('failed');
+        });
+      }
+      const workers = Array.from({ length: this.maxConcurrent }, () => this.worker());
+      this.markReady();
+      this.log.info('controller started', { workers: this.maxConcurrent });
+      await whenAborted(run.signal);
+      this.phase = 'stopping';
+      this.log.info('controller stopping; waiting for running reconciles');
+      for (const eng of [...this.engagements.values()]) eng.end('stopped');
+      await this.queue.shutDownWithDrain();
+      await Promise.all(workers);
+    } finally {
+      this.phase = 'stopped';
+      run.abort();
+      run.dispose();
+      for (const eng of [...this.engagements.values()]) eng.end('stopped');
+      if (!this.queue.isShuttingDown()) this.queue.shutDown();
+      this.log.info('controller stopped');
+    }
+  }
+
+  private async startStaticSources(signal: AbortSignal): Promise<void> {
+    for (const source of this.staticSources) await source.start(signal, this.queue);
+    if (this.staticSources.length === 0) return;
+    const d = deadline(signal, this.cacheSyncTimeoutMs);
+    try {
+      const synced = await Promise.all(this.staticSources.map((s) => s.waitForSync(d.signal)));
+      if (!synced.every(Boolean) && d.expired) throw new WaitForSyncTimeoutError(this.name, this.cacheSyncTimeoutMs);
+    } finally {
+      d.dispose();
+    }
+  }
+
+  private async startSources(eng: Engagement): Promise<void> {
+    for (const source of [...this.multiClusterSources]) {
+      if (!eng.live) return;
+      await this.startSource(eng, source);
+    }
+  }
+
+  /** Starts one multi-cluster source for one engagement (once), then watches its sync in the background. */
+  private async startSource(eng: Engagement, mc: MultiClusterSource): Promise<void> {
+    if (eng.started.has(mc) || !eng.live) return;
+    eng.started.add(mc);
+    const source = mc.forCluster(eng.name, eng.cluster);
+    if (!source) return;
+    await source.start(eng.signal, this.queue);
+    if (!eng.live) return;
+    const d = deadline(eng.signal, this.cacheSyncTimeoutMs);
+    source.waitForSync(d.signal).then((synced) => {
+      if (!synced && d.expired) {
+        this.log.warn('a source has not synced within the cache sync timeout; events will flow once it does', {
+          cluster: eng.name, timeoutMs: this.cacheSyncTimeoutMs,
+        });
+      }
+    }, (err: unknown) => this.log.error('waiting for a source to sync failed', err, { cluster: eng.name }))
+      .finally(() => d.dispose());
+  }
+
+  /** Cleanup when an engagement ends; token-checked so a replaced engagement never removes its successor. */
+  private ended(eng: Engagement, reason: EndReason): void {
+    if (this.engagements.get(eng.name) !== eng) return;
+    this.engagements.delete(eng.name);
+    this.metrics.engagedClusters(this.name, this.engagements.size);
+    if (reason === 'disengaged' || reason === 'failed') {
+      this.queue.dropGroup(eng.name);
+      this.log.info('cluster disengaged; its queued requests were dropped', { cluster: eng.name });
+    }
+  }
+
+  private async worker(): Promise<void> {
+    for (;;) {
+      const req = await this.queue.get();
+      if (req === undefined) return;
+      try {
+        await this.reconcileOne(req);
+      } catch (err) {
+        // Only a failing logger or metrics sink gets here; the request is retried rather than lost.
+        this.queue.addRateLimited(req);
+        this.log.error('internal error while handling a reconcile', err);
+      } finally {
+        this.queue.done(req);
+      }
+    }
+  }
+
+  private async reconcileOne(req: Request): Promise<void> {
+    const eng = this.engagements.get(req.clusterName);
+    const abort = linkedAbort(this.runSignal, eng?.signal);
+    const log = this.log.with({
+      cluster: req.clusterName, namespace: req.namespace, name: req.name, reconcileID: randomUUID(),
+    });
+    const ctx: ReconcileContext = { signal: abort.signal, log, clusterName: req.clusterName };
+    const t0 = performance.now();
+    this.metrics.activeWorkers(this.name, ++this.active);
+    let outcome: ReconcileOutcome | undefined;
+    try {
+      outcome = await this.invoke(req, ctx, eng);
+    } finally {
+      abort.dispose();
+      this.metrics.activeWorkers(this.name, --this.active);
+      // A disengaged cluster's series were forgotten; recording now would resurrect them.
+      if (outcome !== undefined && eng?.endReason !== 'disengaged') {
+        this.metrics.reconcileDone(this.name, req.clusterName, outcome, (performance.now() - t0) / 1000);
+      }
+    }
+  }
+
+  private async invoke(req: Request, ctx: ReconcileContext, eng: Engagement | undefined): Promise<ReconcileOutcome> {
+    let result: Result | void;
+    try {
+      // Promise.resolve().then turns a synchronous throw into a rejection.
+      result = await Promise.resolve().then(() => this.reconcileFn(req, ctx));
+    } catch (err) {
+      return this.failed(req, err, ctx.log, eng);
+    }
+    return this.succeeded(req, result, eng);
+  }
+
+  private succeeded(req: Request, result: Result | void, eng: Engagement | undefined): ReconcileOutcome {
+    if (eng?.endReason === 'disengaged') {
+      this.queue.forget(req);
+      return 'success';
+    }
+    const after = result?.requeueAfter;
+    if (typeof after === 'number' && after > 0) {
+      this.queue.forget(req);
+      this.queue.addAfter(req, after);
+      return 'requeue_after';
+    }
+    if (result?.requeue) {
+      this.queue.addRateLimited(req);
+      return 'requeue';
+    }
+    this.queue.forget(req);
+    return 'success';
+  }
+
+  private failed(req: Request, err: unknown, log: Logger, eng: Engagement | undefined): ReconcileOutcome {
+    if (eng?.endReason === 'disengaged') {
+      // The cluster went away mid-reconcile; its work is dropped, not retried.
+      this.queue.forget(req);
+      log.debug('reconcile ended after its cluster was disengaged', { error: String(err) });
+      return 'cluster_not_found';
+    }
+    if (isTerminalError(err)) {
+      this.queue.forget(req);
+      log.error('reconcile failed with a terminal error; not retrying', err);
+      return 'terminal_error';
+    }
+    if (isClusterNotFound(err) && this.onClusterNotFound === 'drop') {
+      this.queue.forget(req);
+      log.info('cluster not found; dropping the request', { error: err instanceof Error ? err.message : String(err) });
+      return 'cluster_not_found';
+    }
+    this.queue.addRateLimited(req);
+    log.error('reconcile failed; retrying with backoff', err, { retries: this.queue.numRequeues(req) });
+    return 'error';
+  }
+}
+
+/** A controller ready to be added to a manager (`mgr.add(c)`), or started and engaged by hand. */
+export function newController(name: string, options: ControllerOptions): Controller {
+  return new Controller(name, options);
+}
