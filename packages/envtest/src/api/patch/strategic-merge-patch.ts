@@ -1,0 +1,95 @@
+/**
+ * Strategic merge patch for the built-ins (apimachinery pkg/util/strategicpatch): a merge patch where some lists merge
+ * instead of being replaced, so concurrent controllers do not drop each other's finalizers and owner references.
+ * Directives: `$patch: replace|delete|merge`, `$retainKeys`, `$deleteFromPrimitiveList/<f>`, `$setElementOrder/<f>`.
+ */
+import { isPlainObject } from './merge-patch.js';
+
+/** How a list field merges: a set of primitives, or objects keyed by a merge key. Other lists are replaced. */
+export type ListStrategy = { kind: 'set' } | { kind: 'keyed'; key: string };
+
+/** Field paths (dot-separated, list items as `[]`) with a merge strategy, shared by every built-in type. */
+export const LIST_STRATEGIES: Readonly<Record<string, ListStrategy>> = {
+  'metadata.finalizers': { kind: 'set' },
+  'metadata.ownerReferences': { kind: 'keyed', key: 'uid' },
+  'metadata.managedFields': { kind: 'keyed', key: 'manager' },
+  'status.conditions': { kind: 'keyed', key: 'type' },
+  'spec.containers': { kind: 'keyed', key: 'name' },
+  'spec.initContainers': { kind: 'keyed', key: 'name' },
+  'spec.volumes': { kind: 'keyed', key: 'name' },
+  'spec.containers[].env': { kind: 'keyed', key: 'name' },
+  'spec.containers[].volumeMounts': { kind: 'keyed', key: 'mountPath' },
+  'spec.containers[].ports': { kind: 'keyed', key: 'containerPort' },
+};
+
+export class StrategicMergePatchError extends Error {
+  override name = 'StrategicMergePatchError';
+}
+
+export function applyStrategicMergePatch(original: unknown, patch: unknown): unknown {
+  if (!isPlainObject(patch)) throw new StrategicMergePatchError('strategic merge patch must be a JSON object');
+  return mergeMap(isPlainObject(original) ? original : {}, patch, '') ?? {};
+}
+
+function mergeMap(original: Record<string, unknown>, patch: Record<string, unknown>, path: string): Record<string, unknown> | undefined {
+  const directive = patch['$patch'];
+  if (directive === 'delete') return undefined;
+  if (directive === 'replace') return stripDirectives(patch);
+  if (directive !== undefined && directive !== 'merge') throw new StrategicMergePatchError(`unknown patch type: ${String(directive)}`);
+  const out: Record<string, unknown> = { ...original };
+  for (const [key, value] of Object.entries(patch)) {
+    if (key === '$patch' || key === '$retainKeys' || key.startsWith('$setElementOrder/')) continue;
+    if (key.startsWith('$deleteFromPrimitiveList/')) {
+      const field = key.slice('$deleteFromPrimitiveList/'.length);
+      const current = out[field];
+      if (Array.isArray(current) && Array.isArray(value)) out[field] = current.filter((x) => !value.includes(x));
+      continue;
+    }
+    const childPath = path ? `${path}.${key}` : key;
+    if (value === null) delete out[key];
+    else if (Array.isArray(value)) out[key] = mergeList(out[key], value, childPath);
+    else if (isPlainObject(value)) {
+      const merged = mergeMap(isPlainObject(out[key]) ? (out[key] as Record<string, unknown>) : {}, value, childPath);
+      if (merged === undefined) delete out[key];
+      else out[key] = merged;
+    } else out[key] = value;
+  }
+  const retain = patch['$retainKeys'];
+  if (Array.isArray(retain)) for (const k of Object.keys(out)) if (!retain.includes(k)) delete out[k];
+  return out;
+}
+
+function mergeList(original: unknown, patch: unknown[], path: string): unknown[] {
+  const strategy = LIST_STRATEGIES[path];
+  const replaceDirective = patch.some((x) => isPlainObject(x) && x['$patch'] === 'replace');
+  if (!strategy || replaceDirective) return patch.filter((x) => !(isPlainObject(x) && x['$patch'] === 'replace')).map(stripDeep);
+  const current = Array.isArray(original) ? [...original] : [];
+  if (strategy.kind === 'set') {
+    for (const v of patch) if (!current.includes(v)) current.push(v);
+    return current;
+  }
+  for (const item of patch) {
+    if (!isPlainObject(item)) throw new StrategicMergePatchError(`${path}: expected objects with merge key "${strategy.key}"`);
+    const keyValue = item[strategy.key];
+    const index = current.findIndex((c) => isPlainObject(c) && c[strategy.key] === keyValue);
+    if (item['$patch'] === 'delete') {
+      if (index >= 0) current.splice(index, 1);
+      continue;
+    }
+    if (index >= 0) current[index] = mergeMap(current[index] as Record<string, unknown>, item, `${path}[]`);
+    else current.push(stripDirectives(item));
+  }
+  return current;
+}
+
+function stripDirectives(obj: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(obj)) if (!k.startsWith('$')) out[k] = stripDeep(v);
+  return out;
+}
+
+function stripDeep(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(stripDeep);
+  if (isPlainObject(v)) return stripDirectives(v);
+  return v;
+}

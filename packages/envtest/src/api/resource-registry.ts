@@ -1,0 +1,69 @@
+/**
+ * Which resources a server serves, per logical cluster: the built-ins everywhere, plus the custom resources of the
+ * Established CRDs in that cluster (CRDs are per logical cluster, as in kcp).
+ */
+import { BUILTIN_RESOURCES } from './builtin-resources.js';
+import type { ResourceType } from './resource-type.js';
+import { storageResource } from './resource-type.js';
+import { sortKubeVersions } from './version-priority.js';
+
+export interface ApiGroupInfo {
+  name: string;
+  /** Sorted by priority; the first is preferred. */
+  versions: string[];
+}
+
+export class ResourceRegistry {
+  private readonly custom = new Map<string, Map<string, ResourceType>>();
+
+  /** Serves (or re-serves with new settings) a custom resource in one logical cluster. */
+  set(cluster: string, type: ResourceType): void {
+    let byName = this.custom.get(cluster);
+    if (!byName) this.custom.set(cluster, (byName = new Map()));
+    byName.set(storageResource(type), type);
+  }
+
+  remove(cluster: string, resource: string): void {
+    const byName = this.custom.get(cluster);
+    byName?.delete(resource);
+    if (byName?.size === 0) this.custom.delete(cluster);
+  }
+
+  /** Every resource served in `cluster` (or, with undefined, in any cluster: the wildcard view). */
+  all(cluster: string | undefined): ResourceType[] {
+    const custom = cluster === undefined ? [...this.custom.values()].flatMap((m) => [...m.values()]) : [...(this.custom.get(cluster)?.values() ?? [])];
+    const seen = new Set<string>();
+    const out: ResourceType[] = [];
+    for (const t of [...BUILTIN_RESOURCES, ...custom]) {
+      const k = storageResource(t);
+      if (!seen.has(k)) (seen.add(k), out.push(t));
+    }
+    return out;
+  }
+
+  find(cluster: string | undefined, group: string, version: string, resource: string): ResourceType | undefined {
+    return this.all(cluster).find((t) => t.group === group && t.resource === resource && t.versions.includes(version));
+  }
+
+  groups(cluster: string | undefined): ApiGroupInfo[] {
+    const byGroup = new Map<string, Set<string>>();
+    for (const t of this.all(cluster)) {
+      if (t.group === '') continue;
+      let set = byGroup.get(t.group);
+      if (!set) byGroup.set(t.group, (set = new Set()));
+      for (const v of t.versions) set.add(v);
+    }
+    return [...byGroup].map(([name, versions]) => ({ name, versions: sortKubeVersions(versions) }));
+  }
+
+  resourcesIn(cluster: string | undefined, group: string, version: string): ResourceType[] {
+    return this.all(cluster)
+      .filter((t) => t.group === group && t.versions.includes(version))
+      .sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
+  }
+
+  hasGroupVersion(cluster: string | undefined, group: string, version: string): boolean {
+    return this.all(cluster).some((t) => t.group === group && t.versions.includes(version));
+  }
+}
+

@@ -1,0 +1,73 @@
+/**
+ * What the server knows about one served resource: names for discovery, scope, subresources, and the strategy
+ * (defaults, validation, update rules) that differs between built-ins and custom resources.
+ */
+import type { StoredObject } from '../storage/types.js';
+import type { FieldError } from './field-error.js';
+
+export type Verb = 'create' | 'delete' | 'deletecollection' | 'get' | 'list' | 'patch' | 'update' | 'watch';
+
+export const ALL_VERBS: readonly Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+export interface ResourceStrategy {
+  /** Defaults and server-side rewrites on create (e.g. Secret stringData, Namespace phase). */
+  prepareForCreate?(obj: StoredObject): void;
+  /** Rewrites on update through the main endpoint (e.g. keep Namespace spec.finalizers). */
+  prepareForUpdate?(obj: StoredObject, old: StoredObject): void;
+  /** Type-specific validation on create and update. */
+  validate?(obj: StoredObject, old: StoredObject | undefined): FieldError[];
+}
+
+/** A JSON-schema-ish structural schema (the subset used for pruning and defaulting). */
+export interface StructuralSchema {
+  type?: string;
+  properties?: Record<string, StructuralSchema>;
+  items?: StructuralSchema;
+  additionalProperties?: StructuralSchema | boolean;
+  default?: unknown;
+  'x-kubernetes-preserve-unknown-fields'?: boolean;
+  'x-kubernetes-embedded-resource'?: boolean;
+  'x-kubernetes-int-or-string'?: boolean;
+}
+
+export interface ResourceType {
+  readonly group: string;
+  /** Served versions, preferred first. */
+  readonly versions: readonly string[];
+  readonly resource: string;
+  readonly singular: string;
+  readonly kind: string;
+  readonly listKind: string;
+  readonly namespaced: boolean;
+  readonly shortNames?: readonly string[];
+  readonly categories?: readonly string[];
+  readonly verbs: readonly Verb[];
+  /** Subresources besides the main endpoint, e.g. ['status'] or ['status', 'finalize']. */
+  readonly subresources: readonly string[];
+  /** Custom resource semantics: merge/JSON/apply patches only (SMP is 415), update needs a resourceVersion. */
+  readonly custom: boolean;
+  /** Whether metadata.generation is maintained (CRs, CRDs, workloads). */
+  readonly tracksGeneration: boolean;
+  readonly allowCreateOnUpdate: boolean;
+  readonly allowUnconditionalUpdate: boolean;
+  /** DELETE answers with the object instead of a Success Status (ServiceAccount, Pod). */
+  readonly returnDeletedObject: boolean;
+  /** Names must be DNS-1123 labels (Namespaces) instead of subdomains. */
+  readonly nameIsLabel?: boolean;
+  readonly strategy?: ResourceStrategy;
+  /** Per version, the structural schema used to prune unknown fields and apply defaults (CRs only). */
+  readonly schemas?: Readonly<Record<string, StructuralSchema | undefined>>;
+}
+
+/** The store's name for a resource: `configmaps`, `leases.coordination.k8s.io`. */
+export function storageResource(t: Pick<ResourceType, 'group' | 'resource'>): string {
+  return t.group ? `${t.resource}.${t.group}` : t.resource;
+}
+
+export function groupVersion(group: string, version: string): string {
+  return group ? `${group}/${version}` : version;
+}
+
+export function hasStatus(t: ResourceType): boolean {
+  return t.subresources.includes('status');
+}

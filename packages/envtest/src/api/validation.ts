@@ -1,0 +1,81 @@
+/** Name and metadata validation with apimachinery's messages (pkg/util/validation). */
+import type { FieldError } from './field-error.js';
+import { invalidValue, required } from './field-error.js';
+
+const LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+
+const LABEL_MSG =
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+const SUBDOMAIN_MSG =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+
+export function validateName(name: string, asLabel: boolean, field = 'metadata.name'): FieldError[] {
+  const max = asLabel ? 63 : 253;
+  const errs: FieldError[] = [];
+  if (name.length > max) errs.push(invalidValue(field, name, `must be no more than ${max} characters`));
+  if (!(asLabel ? LABEL : SUBDOMAIN).test(name)) errs.push(invalidValue(field, name, asLabel ? LABEL_MSG : SUBDOMAIN_MSG));
+  return errs;
+}
+
+export function isDns1123Label(s: string): boolean {
+  return s.length <= 63 && LABEL.test(s);
+}
+
+export function isDns1123Subdomain(s: string): boolean {
+  return s.length <= 253 && SUBDOMAIN.test(s);
+}
+
+/** Label keys (`[prefix/]name`) and values; annotation keys. */
+export function validateMetadataMaps(meta: Record<string, unknown>): FieldError[] {
+  const errs: FieldError[] = [];
+  const labels = meta['labels'];
+  if (labels !== undefined && labels !== null) {
+    if (!isStringMap(labels)) errs.push(invalidValue('metadata.labels', labels, 'must be a map of string keys to string values'));
+    else
+      for (const [k, v] of Object.entries(labels)) {
+        errs.push(...validateQualifiedName(k, 'metadata.labels'));
+        if (v.length > 63 || !LABEL_VALUE.test(v))
+          errs.push(
+            invalidValue(
+              'metadata.labels',
+              v,
+              "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+            ),
+          );
+      }
+  }
+  const annotations = meta['annotations'];
+  if (annotations !== undefined && annotations !== null) {
+    if (!isStringMap(annotations)) errs.push(invalidValue('metadata.annotations', annotations, 'must be a map of string keys to string values'));
+    else for (const k of Object.keys(annotations)) errs.push(...validateQualifiedName(k, 'metadata.annotations'));
+  }
+  const finalizers = meta['finalizers'];
+  if (finalizers !== undefined && finalizers !== null && !(Array.isArray(finalizers) && finalizers.every((f) => typeof f === 'string')))
+    errs.push(invalidValue('metadata.finalizers', finalizers, 'must be a list of strings'));
+  return errs;
+}
+
+function validateQualifiedName(key: string, field: string): FieldError[] {
+  const slash = key.indexOf('/');
+  const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
+  const name = slash >= 0 ? key.slice(slash + 1) : key;
+  if (key === '') return [required(field, 'name part must be non-empty')];
+  const errs: FieldError[] = [];
+  if (prefix !== undefined && !isDns1123Subdomain(prefix)) errs.push(invalidValue(field, key, `prefix part ${SUBDOMAIN_MSG}`));
+  if (name.length > 63 || !QUALIFIED_NAME.test(name))
+    errs.push(
+      invalidValue(
+        field,
+        key,
+        "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+      ),
+    );
+  return errs;
+}
+
+function isStringMap(v: unknown): v is Record<string, string> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
+}

@@ -1,0 +1,3 @@
+import type { SuiteContext } from '../context.js';
+
+export function patchCases(_ctx: SuiteContext): void {}

@@ -1,0 +1,14 @@
+import { startApiServer } from '../index.js';
+import { conformanceSuite } from './suite.js';
+
+conformanceSuite('in-memory', async () => {
+  const server = await startApiServer({ crdEstablishDelayMs: 20 });
+  return {
+    kubeconfig: server.kubeconfig(),
+    url: server.url,
+    close: () => server.close(),
+    faults: server.faults,
+    compact: () => server.compact(),
+    addToken: (token, user) => server.addToken(token, user),
+  };
+});

@@ -1,0 +1,44 @@
+/**
+ * Kubeconfig YAML for a test server, like envtest's KubeConfigFromREST: the CA inline, and always a user (client-node
+ * skips the CA when the context has no user): the shared admin client certificate by default, or a bearer token.
+ */
+import { stringify } from 'yaml';
+import { InvalidOptionsError } from './errors.js';
+import type { KeyPairPem } from './tls/certificate-authority.js';
+
+export interface KubeconfigOptions {
+  /** 'admin' (client certificate CN=admin, O=system:masters; the default) or a bearer token the server knows. */
+  user?: 'admin' | { token: string };
+  /** The context's default namespace (default "default"). */
+  namespace?: string;
+  /** Name of the cluster, user and context entries (default: the server's name). */
+  contextName?: string;
+}
+
+export interface KubeconfigInput {
+  server: string;
+  name: string;
+  caPem: string;
+  admin: KeyPairPem;
+}
+
+const b64 = (s: string): string => Buffer.from(s, 'utf8').toString('base64');
+
+export function renderKubeconfig(input: KubeconfigInput, opts: KubeconfigOptions = {}): string {
+  const name = opts.contextName ?? input.name;
+  if (!name) throw new InvalidOptionsError('contextName must not be empty');
+  const userSpec = opts.user ?? 'admin';
+  let user: Record<string, string>;
+  if (userSpec === 'admin') user = { 'client-certificate-data': b64(input.admin.certPem), 'client-key-data': b64(input.admin.keyPem) };
+  else if (typeof userSpec === 'object' && typeof userSpec.token === 'string' && userSpec.token !== '') user = { token: userSpec.token };
+  else throw new InvalidOptionsError("kubeconfig user must be 'admin' or { token: string } with a non-empty token");
+  return stringify({
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [{ name, cluster: { server: input.server, 'certificate-authority-data': b64(input.caPem) } }],
+    users: [{ name, user }],
+    contexts: [{ name, context: { cluster: name, user: name, namespace: opts.namespace ?? 'default' } }],
+    'current-context': name,
+    preferences: {},
+  });
+}

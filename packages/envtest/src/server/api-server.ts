@@ -1,0 +1,188 @@
+/**
+ * The in-memory Kubernetes API server over real HTTPS: lifecycle (start, stop/restart on the same port with state
+ * kept, close), kubeconfigs, tokens, statistics and fault injection for tests.
+ */
+import { writeFile } from 'node:fs/promises';
+import type { Server } from 'node:https';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { StatusError, expired, internalError } from '../api/status-error.js';
+import type { UserInfo } from '../auth/authenticator.js';
+import { InvalidOptionsError, ServerListenError, ServerStateError } from '../errors.js';
+import type { KubeconfigOptions } from '../kubeconfig.js';
+import { renderKubeconfig } from '../kubeconfig.js';
+import type { ProcessCredentials } from '../tls/process-credentials.js';
+import { processCredentials } from '../tls/process-credentials.js';
+import { ApiState } from './api-state.js';
+import { startCrdController } from './crd-controller.js';
+import { handleRequest } from './dispatch.js';
+import { startNamespaceController } from './namespace-controller.js';
+import type { ApiServerOptions } from './options.js';
+import { resolveOptions } from './options.js';
+import { seedCluster } from './seed.js';
+
+export interface ApiServerStats {
+  /** TLS connections accepted since start (restarts included): proves whether clients reuse connections. */
+  connections: number;
+  requests: number;
+  openWatches: number;
+}
+
+export interface ApiServerFaults {
+  /** Breaks every open watch connection abruptly, mid-stream. */
+  dropWatches(): void;
+  /**
+   * The next watch request gets a 200 and then a single ERROR event with this status (default 410 Expired), then
+   * the stream closes. Calls queue up: N calls fail the next N watches.
+   */
+  failNextWatch(status?: number): void;
+  /** Delays every request by `ms` before it is handled (0 turns it off). */
+  setLatency(ms: number): void;
+}
+
+export interface ApiServer {
+  /** `https://127.0.0.1:<port>` */
+  readonly url: string;
+  readonly port: number;
+  readonly name: string;
+  /** The CA that signed the server certificate (and the admin client certificate). */
+  readonly caPem: string;
+  readonly faults: ApiServerFaults;
+  kubeconfig(opts?: KubeconfigOptions): string;
+  writeKubeconfig(path: string, opts?: KubeconfigOptions): Promise<void>;
+  /** Accepts `Authorization: Bearer <token>` as `user` from now on. */
+  addToken(token: string, user: string | UserInfo): void;
+  stats(): ApiServerStats;
+  /** Forgets watch/list history: older resourceVersions now get 410 Expired. */
+  compact(): void;
+  /** Stops listening and ends every connection; state is kept for restart(). */
+  stop(): Promise<void>;
+  /** Listens again on the same port with the same state. */
+  restart(): Promise<void>;
+  /** Stops for good and releases everything. Idempotent. */
+  close(): Promise<void>;
+}
+
+export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiServer> {
+  const resolved = resolveOptions(opts);
+  const credentials = await processCredentials();
+  const server = new InMemoryApiServer(new ApiState(resolved), credentials);
+  await server.listen(resolved.port);
+  return server;
+}
+
+class InMemoryApiServer implements ApiServer {
+  private server: Server | undefined;
+  private boundPort = 0;
+  private closed = false;
+  readonly faults: ApiServerFaults;
+
+  constructor(
+    private readonly state: ApiState,
+    private readonly credentials: ProcessCredentials,
+  ) {
+    seedCluster(state, '');
+    startCrdController(state);
+    if (state.options.namespaceController) startNamespaceController(state);
+    this.faults = {
+      dropWatches: () => state.endWatches('abort'),
+      failNextWatch: (code = 410) => state.faults.watchFailures.push(watchFailure(code, state.store.currentRv)),
+      setLatency: (ms) => {
+        if (!Number.isFinite(ms) || ms < 0) throw new InvalidOptionsError(`latency must be a non-negative number of milliseconds, got ${ms}`);
+        state.faults.latencyMs = ms;
+      },
+    };
+  }
+
+  get port(): number {
+    return this.boundPort;
+  }
+
+  get url(): string {
+    return `https://127.0.0.1:${this.boundPort}`;
+  }
+
+  get name(): string {
+    return this.state.options.name ?? `envtest-${this.boundPort}`;
+  }
+
+  get caPem(): string {
+    return this.credentials.ca.certPem;
+  }
+
+  kubeconfig(opts?: KubeconfigOptions): string {
+    return renderKubeconfig({ server: this.url, name: this.name, caPem: this.caPem, admin: this.credentials.admin }, opts);
+  }
+
+  async writeKubeconfig(path: string, opts?: KubeconfigOptions): Promise<void> {
+    await writeFile(path, this.kubeconfig(opts), { mode: 0o600 });
+  }
+
+  addToken(token: string, user: string | UserInfo): void {
+    this.state.auth.addToken(token, user);
+  }
+
+  stats(): ApiServerStats {
+    return { ...this.state.counters, openWatches: this.state.watches.size };
+  }
+
+  compact(): void {
+    this.state.store.compact();
+  }
+
+  async listen(port: number): Promise<void> {
+    if (this.closed) throw new ServerStateError('the server was closed');
+    if (this.server) return;
+    const { server: cert, ca } = this.credentials;
+    const server = createServer({ key: cert.keyPem, cert: cert.certPem, ca: [ca.certPem], requestCert: true, rejectUnauthorized: false });
+    server.on('secureConnection', () => this.state.counters.connections++);
+    server.on('request', (req, res) => void handleRequest(this.state, req, res, `127.0.0.1:${this.boundPort}`));
+    server.on('clientError', (_err, socket) => socket.destroy());
+    server.on('tlsClientError', () => {});
+    await new Promise<void>((resolve, reject) => {
+      const onError = (err: NodeJS.ErrnoException): void => {
+        server.off('listening', onListening);
+        reject(new ServerListenError(`cannot listen on ${this.state.options.host}:${port}: ${err.message}`, { cause: err, retryable: err.code === 'EADDRINUSE' }));
+      };
+      const onListening = (): void => {
+        server.off('error', onError);
+        resolve();
+      };
+      server.once('error', onError);
+      server.once('listening', onListening);
+      server.listen(port, this.state.options.host);
+    });
+    this.boundPort = (server.address() as AddressInfo).port;
+    this.server = server;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = undefined;
+    this.state.endWatches('end');
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeAllConnections();
+    await closed;
+  }
+
+  async restart(): Promise<void> {
+    if (this.closed) throw new ServerStateError('restart() after close(): start a new server instead');
+    await this.stop();
+    await this.listen(this.boundPort);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.stop();
+    this.state.dispose();
+  }
+}
+
+function watchFailure(code: number, currentRv: number): StatusError {
+  if (!Number.isInteger(code) || code < 400 || code > 599) throw new InvalidOptionsError(`failNextWatch needs an HTTP error code (400-599), got ${code}`);
+  if (code === 410) return expired(`too old resource version: 1 (${currentRv})`);
+  if (code === 500) return internalError('injected watch failure');
+  return new StatusError(code, code === 504 ? 'Timeout' : code === 429 ? 'TooManyRequests' : code === 503 ? 'ServiceUnavailable' : 'InternalError', `injected watch failure (${code})`);
+}

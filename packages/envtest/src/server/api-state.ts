@@ -1,0 +1,54 @@
+/**
+ * Everything one API server keeps across stop()/restart(): storage, served resources, tokens, open watches, fault
+ * switches and counters. The network side (api-server.ts) can come and go around it.
+ */
+import { ResourceRegistry } from '../api/resource-registry.js';
+import type { StatusError } from '../api/status-error.js';
+import { Authenticator } from '../auth/authenticator.js';
+import { Store } from '../storage/store.js';
+import type { ResolvedOptions } from './options.js';
+import type { WatchStream } from './watch-stream.js';
+
+export class ApiState {
+  readonly store: Store;
+  readonly registry = new ResourceRegistry();
+  readonly auth = new Authenticator();
+  readonly watches = new Set<WatchStream>();
+  readonly faults = { watchFailures: [] as StatusError[], latencyMs: 0 };
+  readonly counters = { connections: 0, requests: 0 };
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly disposers: (() => void)[] = [];
+  private disposed = false;
+
+  constructor(readonly options: ResolvedOptions) {
+    this.store = new Store({ historySize: options.historySize });
+    for (const [token, user] of Object.entries(options.tokens)) this.auth.addToken(token, user);
+  }
+
+  /** A timer that dispose() cancels, so a closed server leaves nothing scheduled. */
+  schedule(fn: () => void, ms: number): void {
+    if (this.disposed) return;
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      fn();
+    }, ms);
+    this.timers.add(t);
+  }
+
+  onDispose(fn: () => void): void {
+    this.disposers.push(fn);
+  }
+
+  /** Ends every watch: cleanly for shutdown, abruptly for the dropWatches fault. */
+  endWatches(mode: 'end' | 'abort'): void {
+    for (const w of [...this.watches]) (mode === 'end' ? w.end() : w.abort());
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    for (const fn of this.disposers.splice(0)) fn();
+    this.endWatches('end');
+  }
+}

@@ -1,0 +1,48 @@
+/** Reading and decoding request bodies: JSON, or YAML/JSON for server-side apply; a size cap like the real server. */
+import type { IncomingMessage } from 'node:http';
+import { parse as parseYaml } from 'yaml';
+import { badRequest, requestEntityTooLarge } from '../api/status-error.js';
+
+export const MAX_BODY_BYTES = 3 * 1024 * 1024;
+
+export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buf = chunk as Buffer;
+    size += buf.length;
+    if (size > limit) throw requestEntityTooLarge(limit);
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The media type without parameters, lowercased: `application/json`. */
+export function mediaType(req: IncomingMessage): string {
+  return (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+export function decodeJson(buf: Buffer): unknown {
+  const text = buf.toString('utf8');
+  if (text.trim() === '') throw badRequest('the body of the request was empty');
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw badRequest(`couldn't get version/kind; json parse error: ${(err as Error).message}`);
+  }
+}
+
+export function decodeYamlOrJson(buf: Buffer): unknown {
+  const text = buf.toString('utf8');
+  if (text.trim() === '') throw badRequest('the body of the request was empty');
+  try {
+    return parseYaml(text, { maxAliasCount: 100 }) as unknown;
+  } catch (err) {
+    throw badRequest(`error decoding YAML: ${(err as Error).message}`);
+  }
+}
+
+export function requireObject(v: unknown): Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw badRequest('the body of the request must be a JSON object');
+  return v as Record<string, unknown>;
+}

@@ -1,0 +1,177 @@
+/**
+ * The request pipeline: count, authenticate, inject latency, route, run the verb, answer. Every failure becomes a
+ * Status response; nothing a client sends can crash the server or leave a request hanging.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { ResourceType, Verb } from '../api/resource-type.js';
+import { StatusError, internalError, methodNotSupported, notFound, unauthorized } from '../api/status-error.js';
+import type { ApiState } from './api-state.js';
+import { decodeJson, mediaType, readBody, requireObject } from './body.js';
+import { writeCoreVersions, writeGroup, writeGroups, writeOpenApiV2, writeResourceList, VERSION_INFO } from './handlers/discovery.js';
+import { handleList } from './handlers/list.js';
+import { handleWatch } from './handlers/watch.js';
+import { parseListOptions, withNameSelector } from './list-options.js';
+import type { CollectionTarget, ObjectTarget } from './object-target.js';
+import { objectKey, present } from './object-target.js';
+import { objectFromBody } from './ops/body-checks.js';
+import { createObject } from './ops/create.js';
+import { deleteCollection } from './ops/delete-collection.js';
+import { deleteObject } from './ops/delete.js';
+import { patchObject } from './ops/patch.js';
+import { updateObject } from './ops/update.js';
+import { writeJson, writeNotFoundPage, writeStatusError, writeText } from './respond.js';
+import { resolveRoute } from './route.js';
+import { parseDeleteOptions, parseWriteParams } from './write-params.js';
+
+const PUBLIC_PATHS = new Set(['/healthz', '/livez', '/readyz', '/version']);
+
+export async function handleRequest(state: ApiState, req: IncomingMessage, res: ServerResponse, serverAddress: string): Promise<void> {
+  state.counters.requests++;
+  try {
+    const url = new URL(req.url ?? '/', 'https://localhost');
+    const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
+    if (!PUBLIC_PATHS.has(path) && !state.auth.authenticate(req).ok) throw unauthorized();
+    if (state.faults.latencyMs > 0) await delay(state.faults.latencyMs);
+    if (res.destroyed) return;
+    await route(state, req, res, url, path, serverAddress);
+  } catch (err) {
+    if (err instanceof StatusError) writeStatusError(res, err);
+    else writeStatusError(res, internalError(err instanceof Error ? err.message : String(err)));
+  }
+}
+
+async function route(state: ApiState, req: IncomingMessage, res: ServerResponse, url: URL, path: string, serverAddress: string): Promise<void> {
+  switch (path) {
+    case '/healthz':
+    case '/livez':
+    case '/readyz':
+      return writeText(res, 200, 'ok');
+    case '/version':
+      return writeJson(res, 200, VERSION_INFO);
+    case '/openapi/v2':
+      return writeOpenApiV2(res);
+  }
+  const cluster = '';
+  const r = resolveRoute(state.registry, path, cluster);
+  const readOnly = req.method === 'GET' || req.method === 'HEAD';
+  switch (r.kind) {
+    case 'notFound':
+      return writeNotFoundPage(res);
+    case 'coreVersions':
+      return readOnly ? writeCoreVersions(res, serverAddress) : writeNotFoundPage(res);
+    case 'groups':
+      return readOnly ? writeGroups(res, state.registry, cluster) : writeNotFoundPage(res);
+    case 'group':
+      return readOnly ? writeGroup(res, state.registry, cluster, r.group) : writeNotFoundPage(res);
+    case 'groupVersion':
+      return readOnly ? writeResourceList(res, state.registry, cluster, r.group, r.version) : writeNotFoundPage(res);
+    case 'resource':
+      return resourceRequest(state, req, res, url.searchParams, r.collection, r.name, r.subresource);
+  }
+}
+
+function verbOf(method: string | undefined, named: boolean, watch: boolean): Verb | undefined {
+  switch (method) {
+    case 'GET':
+      return watch ? 'watch' : named ? 'get' : 'list';
+    case 'POST':
+      return named ? undefined : 'create';
+    case 'PUT':
+      return named ? 'update' : undefined;
+    case 'PATCH':
+      return named ? 'patch' : undefined;
+    case 'DELETE':
+      return named ? 'delete' : 'deletecollection';
+    default:
+      return undefined;
+  }
+}
+
+function requireVerb(type: ResourceType, verb: Verb | undefined, method: string | undefined): Verb {
+  const gr = { group: type.group, resource: type.resource };
+  if (verb === undefined) throw methodNotSupported(gr, (method ?? 'unknown').toLowerCase());
+  if (!type.verbs.includes(verb)) throw methodNotSupported(gr, verb);
+  return verb;
+}
+
+async function resourceRequest(
+  state: ApiState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  params: URLSearchParams,
+  collection: CollectionTarget,
+  name: string | undefined,
+  subresource: string | undefined,
+): Promise<void> {
+  const { type, version } = collection;
+  const gr = { group: type.group, resource: type.resource };
+  const watchParam = req.method === 'GET' && params.has('watch') && params.get('watch')!.toLowerCase() !== 'false' && params.get('watch') !== '0';
+  const verb = requireVerb(type, verbOf(req.method, name !== undefined, watchParam), req.method);
+  const allNamespaces = type.namespaced && collection.namespace === undefined;
+  if (allNamespaces && verb !== 'list' && verb !== 'watch') throw methodNotSupported(gr, verb);
+  if (collection.cluster === undefined && verb !== 'list' && verb !== 'watch') throw methodNotSupported(gr, verb);
+  const cluster = collection.cluster ?? '';
+  const send = (code: number, obj: Parameters<typeof present>[0]): void => writeJson(res, code, present(obj, type, version));
+
+  switch (verb) {
+    case 'list':
+    case 'watch': {
+      let opts = parseListOptions(params, verb === 'watch');
+      if (name !== undefined) opts = withNameSelector(opts, name);
+      if (opts.watch) return handleWatch(state, res, collection, opts);
+      return handleList(state, res, collection, opts);
+    }
+    case 'get': {
+      const obj = state.store.get(objectKey({ type, cluster, namespace: collection.namespace, name: name! }));
+      if (!obj) throw notFound(gr, name!);
+      return send(200, obj);
+    }
+    case 'create': {
+      const opts = parseWriteParams(req, params, 'CreateOptions');
+      const body = requireObject(decodeJson(await readBody(req)));
+      const created = createObject(state, { ...collection, cluster }, objectFromBody(collection, body), opts);
+      return send(201, created);
+    }
+    case 'update': {
+      const opts = parseWriteParams(req, params, 'UpdateOptions');
+      const body = requireObject(decodeJson(await readBody(req)));
+      const target: ObjectTarget = { ...collection, cluster, name: name!, subresource };
+      const result = updateObject(state, target, objectFromBody(collection, body), opts);
+      return send(result.created ? 201 : 200, result.object);
+    }
+    case 'patch': {
+      const opts = parseWriteParams(req, params, 'PatchOptions');
+      const body = await readBody(req);
+      const target: ObjectTarget = { ...collection, cluster, name: name!, subresource };
+      const result = patchObject(state, target, mediaType(req), body, opts);
+      return send(result.created ? 201 : 200, result.object);
+    }
+    case 'delete': {
+      const opts = parseDeleteOptions(params, await readBody(req));
+      const target: ObjectTarget = { ...collection, cluster, name: name!, subresource };
+      const result = deleteObject(state, target, opts);
+      if (!result.removed || type.returnDeletedObject) return send(200, result.object);
+      const uid = (result.object.metadata as Record<string, unknown>)['uid'];
+      return writeJson(res, 200, {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Success',
+        details: { name, group: type.group, kind: type.resource, uid },
+      });
+    }
+    case 'deletecollection': {
+      const listOpts = parseListOptions(params, false);
+      const opts = parseDeleteOptions(params, await readBody(req));
+      const deleted = deleteCollection(state, { ...collection, cluster }, listOpts, opts);
+      return writeJson(res, 200, {
+        kind: type.listKind,
+        apiVersion: collection.type.group ? `${type.group}/${version}` : version,
+        metadata: { resourceVersion: String(state.store.currentRv) },
+        items: deleted.map((o) => present(o, type, version)),
+      });
+    }
+  }
+}
+

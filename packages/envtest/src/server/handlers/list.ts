@@ -1,0 +1,67 @@
+/**
+ * LIST: resourceVersion semantics (latest, not-older-than, exact from history), selectors, and limit/continue pages
+ * that all read the snapshot of the first page.
+ */
+import type { ServerResponse } from 'node:http';
+import { decodeContinue, encodeContinue } from '../../api/continue-token.js';
+import { groupVersion, storageResource } from '../../api/resource-type.js';
+import { StatusError, badRequest, expired, tooLargeResourceVersion } from '../../api/status-error.js';
+import { ResourceVersionExpiredError, ResourceVersionTooLargeError } from '../../storage/errors.js';
+import type { Snapshot } from '../../storage/store.js';
+import type { ApiState } from '../api-state.js';
+import type { ListOptions } from '../list-options.js';
+import { matchesSelectors } from '../list-options.js';
+import type { CollectionTarget } from '../object-target.js';
+import { present } from '../object-target.js';
+import { writeJson } from '../respond.js';
+
+const CONTINUE_EXPIRED =
+  'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
+
+export function handleList(state: ApiState, res: ServerResponse, target: CollectionTarget, opts: ListOptions): void {
+  const scope = { resource: storageResource(target.type), cluster: target.cluster, namespace: target.namespace };
+  const store = state.store;
+  let snapshot: Snapshot;
+  let start = '';
+  try {
+    if (opts.continueToken) {
+      if (opts.resourceVersion !== undefined && opts.resourceVersion !== '0') throw badRequest('specifying resource version is not allowed when using continue');
+      const token = decodeContinue(opts.continueToken);
+      start = token.start;
+      try {
+        snapshot = store.snapshotAt(scope, token.rv);
+      } catch (err) {
+        if (err instanceof ResourceVersionExpiredError) throw expiredContinue(token.start);
+        throw err;
+      }
+    } else {
+      const rv = opts.resourceVersion === undefined ? undefined : Number(opts.resourceVersion);
+      if (rv !== undefined && rv > store.currentRv) throw new ResourceVersionTooLargeError(rv, store.currentRv);
+      const exact = rv !== undefined && rv !== 0 && (opts.resourceVersionMatch === 'Exact' || (opts.resourceVersionMatch === '' && opts.limit > 0));
+      snapshot = exact ? store.snapshotAt(scope, rv) : store.snapshot(scope);
+    }
+  } catch (err) {
+    if (err instanceof ResourceVersionExpiredError) throw expired('The resourceVersion for the provided list is too old.');
+    if (err instanceof ResourceVersionTooLargeError) throw tooLargeResourceVersion(err.requested, err.current);
+    throw err;
+  }
+
+  const matching = snapshot.items.filter((i) => i.sortKey >= start && matchesSelectors(opts, i.object));
+  const page = opts.limit > 0 ? matching.slice(0, opts.limit) : matching;
+  const metadata: Record<string, unknown> = { resourceVersion: String(snapshot.rv) };
+  if (page.length < matching.length) {
+    metadata['continue'] = encodeContinue({ rv: snapshot.rv, start: `${page[page.length - 1]!.sortKey}\u0000` });
+    if (opts.labelSelector.empty && opts.fieldSelector.empty) metadata['remainingItemCount'] = matching.length - page.length;
+  }
+  writeJson(res, 200, {
+    kind: target.type.listKind,
+    apiVersion: groupVersion(target.type.group, target.version),
+    metadata,
+    items: page.map((i) => present(i.object, target.type, target.version)),
+  });
+}
+
+function expiredContinue(start: string): StatusError {
+  const err = expired(CONTINUE_EXPIRED);
+  return new StatusError(err.code, err.reason, err.message, { causes: [{ message: `continue: ${encodeContinue({ rv: -1, start })}` }] });
+}

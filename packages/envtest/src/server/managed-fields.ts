@@ -1,0 +1,149 @@
+/**
+ * Server-side apply bookkeeping: the applier's entry in metadata.managedFields (FieldsV1 of what it applied).
+ * Ownership conflicts between appliers are detected only for leaf fields another applier set to a different value.
+ */
+import { conflict } from '../api/status-error.js';
+import { StatusError } from '../api/status-error.js';
+import { isPlainObject } from '../api/patch/merge-patch.js';
+import { LIST_STRATEGIES } from '../api/patch/strategic-merge-patch.js';
+import { nowTimestamp } from '../api/object-meta.js';
+import { groupVersion } from '../api/resource-type.js';
+import type { StoredObject } from '../storage/types.js';
+import type { ObjectTarget } from './object-target.js';
+
+interface ManagedFieldsEntry {
+  manager: string;
+  operation: 'Apply' | 'Update';
+  apiVersion: string;
+  time: string;
+  fieldsType: 'FieldsV1';
+  fieldsV1: Record<string, unknown>;
+  subresource?: string;
+}
+
+const IGNORED_METADATA = new Set(['name', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'managedFields', 'selfLink', 'deletionTimestamp', 'deletionGracePeriodSeconds']);
+
+/**
+ * Records `manager`'s apply of `applied` into `result` (the object about to be stored). Throws 409 when another
+ * applier owns a field this apply sets to a different value, unless `force`.
+ */
+export function recordApply(result: StoredObject, old: StoredObject | undefined, applied: StoredObject, manager: string, target: ObjectTarget, force: boolean): void {
+  const fields = fieldSet(applied, '', !target.type.custom);
+  const entries = (Array.isArray(result.metadata['managedFields']) ? (result.metadata['managedFields'] as ManagedFieldsEntry[]) : []).filter(
+    (e) => !(e.manager === manager && e.operation === 'Apply' && (e.subresource ?? undefined) === target.subresource),
+  );
+  if (old) {
+    const conflicts: { manager: string; field: string }[] = [];
+    for (const e of entries) {
+      if (e.operation !== 'Apply' || (e.subresource ?? undefined) !== target.subresource) continue;
+      const owned = leafPaths(e.fieldsV1);
+      for (const [path, value] of fields) {
+        if (!owned.has(path)) continue;
+        const before = valueAt(old, path);
+        if (JSON.stringify(before) !== JSON.stringify(value)) conflicts.push({ manager: e.manager, field: displayPath(path) });
+      }
+    }
+    if (conflicts.length > 0 && !force) throw applyConflict(target, conflicts);
+    if (force)
+      for (const e of entries) {
+        if (e.operation !== 'Apply') continue;
+        const owned = leafPaths(e.fieldsV1);
+        for (const path of fields.keys()) owned.delete(path);
+        e.fieldsV1 = toFieldsV1([...owned]);
+      }
+  }
+  const entry: ManagedFieldsEntry = {
+    manager,
+    operation: 'Apply',
+    apiVersion: groupVersion(target.type.group, target.version),
+    time: nowTimestamp(),
+    fieldsType: 'FieldsV1',
+    fieldsV1: toFieldsV1([...fields.keys()]),
+  };
+  if (target.subresource) entry.subresource = target.subresource;
+  result.metadata['managedFields'] = [...entries.filter((e) => Object.keys(e.fieldsV1).length > 0 || e.operation === 'Update'), entry];
+}
+
+/** Leaf paths (joined with \u0001) of the fields an applied object sets, with their values. */
+function fieldSet(obj: StoredObject, _prefix: string, builtin: boolean): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  const walk = (value: unknown, path: string[], dotted: string): void => {
+    if (isPlainObject(value) && Object.keys(value).length > 0) {
+      for (const [k, v] of Object.entries(value)) {
+        if (path.length === 0 && (k === 'apiVersion' || k === 'kind')) continue;
+        if (path.length === 1 && path[0] === 'f:metadata' && IGNORED_METADATA.has(k)) continue;
+        walk(v, [...path, `f:${k}`], dotted ? `${dotted}.${k}` : k);
+      }
+      return;
+    }
+    const strategy = builtin ? LIST_STRATEGIES[dotted] : undefined;
+    if (Array.isArray(value) && strategy?.kind === 'keyed') {
+      for (const item of value) {
+        if (!isPlainObject(item)) continue;
+        walk(item, [...path, `k:${JSON.stringify({ [strategy.key]: item[strategy.key] })}`], `${dotted}[]`);
+      }
+      return;
+    }
+    if (Array.isArray(value) && strategy?.kind === 'set') {
+      for (const item of value) out.set([...path, `v:${JSON.stringify(item)}`].join('\u0001'), item);
+      return;
+    }
+    out.set(path.join('\u0001'), value);
+  };
+  walk(obj, [], '');
+  return out;
+}
+
+function toFieldsV1(paths: string[]): Record<string, unknown> {
+  const root: Record<string, unknown> = {};
+  for (const p of paths) {
+    let node = root;
+    for (const part of p.split('\u0001')) node = (node[part] ??= {}) as Record<string, unknown>;
+  }
+  return root;
+}
+
+function leafPaths(fieldsV1: Record<string, unknown>): Set<string> {
+  const out = new Set<string>();
+  const walk = (node: Record<string, unknown>, path: string[]): void => {
+    const keys = Object.keys(node).filter((k) => k !== '.');
+    if (keys.length === 0 && path.length > 0) out.add(path.join('\u0001'));
+    for (const k of keys) walk((node[k] ?? {}) as Record<string, unknown>, [...path, k]);
+  };
+  walk(fieldsV1, []);
+  return out;
+}
+
+function valueAt(obj: unknown, path: string): unknown {
+  let cur: unknown = obj;
+  for (const part of path.split('\u0001')) {
+    if (part.startsWith('f:')) cur = isPlainObject(cur) ? cur[part.slice(2)] : undefined;
+    else if (part.startsWith('k:')) {
+      const sel = JSON.parse(part.slice(2)) as Record<string, unknown>;
+      const [k, v] = Object.entries(sel)[0]!;
+      cur = Array.isArray(cur) ? cur.find((i) => isPlainObject(i) && i[k] === v) : undefined;
+    } else if (part.startsWith('v:')) {
+      const v = JSON.parse(part.slice(2)) as unknown;
+      cur = Array.isArray(cur) && cur.includes(v) ? v : undefined;
+    }
+  }
+  return cur;
+}
+
+function displayPath(path: string): string {
+  return path
+    .split('\u0001')
+    .map((p) => (p.startsWith('f:') ? `.${p.slice(2)}` : `[${p.slice(2)}]`))
+    .join('');
+}
+
+function applyConflict(target: ObjectTarget, conflicts: { manager: string; field: string }[]): StatusError {
+  const base = conflict({ group: target.type.group, resource: target.type.resource }, target.name, '');
+  const lines = conflicts.map((c) => `conflict with "${c.manager}": ${c.field}`);
+  const message =
+    conflicts.length === 1 ? `Apply failed with 1 conflict: ${lines[0]}` : `Apply failed with ${conflicts.length} conflicts: ${lines.join('\n')}`;
+  return new StatusError(409, 'Conflict', message, {
+    ...base.details,
+    causes: conflicts.map((c) => ({ type: 'FieldManagerConflict', message: `conflict with "${c.manager}"`, field: c.field })),
+  });
+}

@@ -1,0 +1,29 @@
+/** The object a request addresses, and how stored objects are shown to clients of a given version. */
+import type { ResourceType } from '../api/resource-type.js';
+import { groupVersion, storageResource } from '../api/resource-type.js';
+import type { ObjectKey, StoredObject } from '../storage/types.js';
+
+/** A resource collection in one logical cluster (or every one, `cluster: undefined`) and maybe one namespace. */
+export interface CollectionTarget {
+  readonly type: ResourceType;
+  readonly version: string;
+  readonly cluster: string | undefined;
+  /** Undefined for cluster-scoped resources and the all-namespaces collection. */
+  readonly namespace: string | undefined;
+}
+
+export interface ObjectTarget extends CollectionTarget {
+  readonly cluster: string;
+  readonly name: string;
+  readonly subresource: string | undefined;
+}
+
+export function objectKey(t: { type: ResourceType; cluster: string; namespace: string | undefined; name: string }): ObjectKey {
+  return { cluster: t.cluster, resource: storageResource(t.type), namespace: t.namespace ?? '', name: t.name };
+}
+
+/** The object as the requested version shows it: apiVersion and kind first, always set. */
+export function present(obj: StoredObject, type: ResourceType, version: string): Record<string, unknown> {
+  const { apiVersion: _apiVersion, kind: _kind, ...rest } = obj;
+  return { apiVersion: groupVersion(type.group, version), kind: type.kind, ...rest };
+}

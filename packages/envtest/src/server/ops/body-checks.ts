@@ -1,0 +1,34 @@
+/** Checks shared by create, update and apply on the object a client sent. */
+import { groupVersion } from '../../api/resource-type.js';
+import { badRequest } from '../../api/status-error.js';
+import type { StoredObject } from '../../storage/types.js';
+import type { CollectionTarget } from '../object-target.js';
+
+/**
+ * A deep copy of the body as a stored object: apiVersion and kind may be omitted (taken from the URL) but must match
+ * when present; metadata must be an object.
+ */
+export function objectFromBody(target: CollectionTarget, body: Record<string, unknown>): StoredObject {
+  const gv = groupVersion(target.type.group, target.version);
+  if (body['apiVersion'] !== undefined && body['apiVersion'] !== gv)
+    throw badRequest(`the API version in the data (${String(body['apiVersion'])}) does not match the expected API version (${gv})`);
+  if (body['kind'] !== undefined && body['kind'] !== target.type.kind)
+    throw badRequest(`the kind in the data (${String(body['kind'])}) does not match the expected kind (${target.type.kind})`);
+  const metadata = body['metadata'] ?? {};
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) throw badRequest('metadata must be an object');
+  const obj = structuredClone({ ...body, metadata }) as StoredObject;
+  const { apiVersion: _a, kind: _k, ...rest } = obj;
+  return { apiVersion: gv, kind: target.type.kind, ...rest } as StoredObject;
+}
+
+export function checkNamespace(obj: StoredObject, namespace: string | undefined): void {
+  const ns = obj.metadata.namespace;
+  if (namespace !== undefined && ns !== undefined && ns !== '' && ns !== namespace)
+    throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+}
+
+export function checkName(obj: StoredObject, name: string): void {
+  const n = obj.metadata.name;
+  if (n !== undefined && n !== '' && n !== name) throw badRequest(`the name of the object (${String(n)}) does not match the name on the URL (${name})`);
+  obj.metadata.name = name;
+}

@@ -1,0 +1,42 @@
+/** Create (POST to a collection; also create-on-update and create-on-apply). */
+import { generateName, prepareForCreate } from '../../api/object-meta.js';
+import { pruneAndDefaultObject } from '../../api/prune.js';
+import { alreadyExists, generateNameExhausted, invalid, unknownServerError } from '../../api/status-error.js';
+import type { StoredObject } from '../../storage/types.js';
+import type { ApiState } from '../api-state.js';
+import type { CollectionTarget } from '../object-target.js';
+import { objectKey } from '../object-target.js';
+import { checkNamespace } from './body-checks.js';
+import { admitNamespacedCreate } from './namespace-admission.js';
+import type { WriteOptions } from './write-options.js';
+
+const GENERATE_NAME_ATTEMPTS = 8;
+
+export function createObject(state: ApiState, target: CollectionTarget & { cluster: string }, obj: StoredObject, opts: WriteOptions): StoredObject {
+  const { type } = target;
+  const gr = { group: type.group, resource: type.resource };
+  const m = obj.metadata as Record<string, unknown>;
+  if (m['resourceVersion'] !== undefined && m['resourceVersion'] !== '') throw unknownServerError('resourceVersion should not be set on objects to be created');
+  checkNamespace(obj, target.namespace);
+  const prefix = typeof m['generateName'] === 'string' ? m['generateName'] : '';
+  const generated = (typeof m['name'] !== 'string' || m['name'] === '') && prefix !== '';
+  if (type.namespaced && target.namespace !== undefined) admitNamespacedCreate(state, target.cluster, target.namespace, gr, String(m['name'] ?? ''));
+
+  for (let attempt = 0; ; attempt++) {
+    const candidate = structuredClone(obj);
+    if (generated) candidate.metadata.name = generateName(prefix);
+    const errs = prepareForCreate(type, candidate, target.namespace);
+    if (type.custom) pruneAndDefaultObject(candidate, type.schemas?.[target.version]);
+    if (errs.length > 0) throw invalid(type.group, type.kind, String(candidate.metadata.name ?? ''), errs);
+    const key = objectKey({ type, cluster: target.cluster, namespace: target.namespace, name: candidate.metadata.name });
+    if (state.store.get(key)) {
+      if (generated && attempt + 1 < GENERATE_NAME_ATTEMPTS) continue;
+      throw generated ? generateNameExhausted(gr, candidate.metadata.name) : alreadyExists(gr, candidate.metadata.name);
+    }
+    if (opts.dryRun) {
+      candidate.metadata.resourceVersion = '';
+      return candidate;
+    }
+    return state.store.create(key, candidate);
+  }
+}

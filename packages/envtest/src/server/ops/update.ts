@@ -1,0 +1,51 @@
+/** Update (PUT on an object or its status/finalize subresource), with optimistic concurrency. */
+import { RawValue, invalidValue } from '../../api/field-error.js';
+import { prepareForUpdate } from '../../api/object-meta.js';
+import { pruneAndDefaultObject } from '../../api/prune.js';
+import { OPTIMISTIC_LOCK_MESSAGE, conflict, invalid, notFound } from '../../api/status-error.js';
+import type { StoredObject } from '../../storage/types.js';
+import type { ApiState } from '../api-state.js';
+import type { ObjectTarget } from '../object-target.js';
+import { objectKey } from '../object-target.js';
+import { commitUpdate } from './commit.js';
+import { checkName, checkNamespace } from './body-checks.js';
+import { createObject } from './create.js';
+import type { WriteOptions } from './write-options.js';
+
+export interface WriteResult {
+  readonly object: StoredObject;
+  readonly created: boolean;
+}
+
+export function updateObject(state: ApiState, target: ObjectTarget, obj: StoredObject, opts: WriteOptions): WriteResult {
+  const { type } = target;
+  const gr = { group: type.group, resource: type.resource };
+  checkName(obj, target.name);
+  checkNamespace(obj, target.namespace);
+  const key = objectKey(target);
+  const old = state.store.get(key);
+  if (!old) {
+    if (type.allowCreateOnUpdate && target.subresource === undefined) {
+      delete (obj.metadata as Record<string, unknown>)['resourceVersion'];
+      return { object: createObject(state, target, obj, opts), created: true };
+    }
+    throw notFound(gr, target.name);
+  }
+  return { object: applyUpdate(state, target, obj, old, opts), created: false };
+}
+
+/** The shared tail of update and patch: concurrency check, server rules, validation, store. */
+export function applyUpdate(state: ApiState, target: ObjectTarget, obj: StoredObject, old: StoredObject, opts: WriteOptions): StoredObject {
+  const { type } = target;
+  const rv = obj.metadata.resourceVersion;
+  if (rv === undefined || rv === '') {
+    if (!type.allowUnconditionalUpdate || (target.subresource === 'status' && type.custom))
+      throw invalid(type.group, type.kind, target.name, [invalidValue('metadata.resourceVersion', new RawValue('0x0'), 'must be specified for an update')]);
+  } else if (rv !== old.metadata.resourceVersion) {
+    throw conflict({ group: type.group, resource: type.resource }, target.name, OPTIMISTIC_LOCK_MESSAGE);
+  }
+  const errs = prepareForUpdate(type, obj, old, target.subresource);
+  if (type.custom) pruneAndDefaultObject(obj, type.schemas?.[target.version]);
+  if (errs.length > 0) throw invalid(type.group, type.kind, target.name, errs);
+  return commitUpdate(state, objectKey(target), obj, old, opts.dryRun);
+}

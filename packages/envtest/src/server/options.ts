@@ -1,0 +1,61 @@
+/** Options of an in-memory API server, with their defaults. */
+import type { UserInfo } from '../auth/authenticator.js';
+import { InvalidOptionsError } from '../errors.js';
+
+export interface ApiServerOptions {
+  /** Port to listen on (default 0: a free port). restart() reuses the port actually bound. */
+  port?: number;
+  /** Address to bind (default 127.0.0.1, which the server certificate covers). */
+  host?: string;
+  /** A name for logs and kubeconfig contexts (default `envtest-<port>`). */
+  name?: string;
+  /** Events kept for watch replay and exact lists (default 10,000). */
+  historySize?: number;
+  /** Watch length when the client sends no timeoutSeconds (default 300). */
+  defaultWatchTimeoutSeconds?: number;
+  /** Interval of BOOKMARK events on watches that allow them (default 60,000 ms, as the real server). */
+  bookmarkIntervalMs?: number;
+  /** Delay before a new CRD becomes Established and served (default 0: the next tick). */
+  crdEstablishDelayMs?: number;
+  /** Emulate the namespace controller: deleting a Namespace deletes its contents, then the Namespace (default false, like envtest). */
+  namespaceController?: boolean;
+  /** Bearer tokens accepted from the start: token → user name or user. */
+  tokens?: Record<string, string | UserInfo>;
+}
+
+export interface ResolvedOptions {
+  port: number;
+  host: string;
+  name: string | undefined;
+  historySize: number;
+  defaultWatchTimeoutSeconds: number;
+  bookmarkIntervalMs: number;
+  crdEstablishDelayMs: number;
+  namespaceController: boolean;
+  tokens: Record<string, string | UserInfo>;
+}
+
+export function resolveOptions(opts: ApiServerOptions = {}): ResolvedOptions {
+  const nonNegative = (name: string, v: number | undefined, def: number): number => {
+    if (v === undefined) return def;
+    if (!Number.isFinite(v) || v < 0) throw new InvalidOptionsError(`${name} must be a non-negative number, got ${String(v)}`);
+    return v;
+  };
+  const port = nonNegative('port', opts.port, 0);
+  if (!Number.isInteger(port) || port > 65535) throw new InvalidOptionsError(`port must be an integer in 0..65535, got ${port}`);
+  const watchTimeout = nonNegative('defaultWatchTimeoutSeconds', opts.defaultWatchTimeoutSeconds, 300);
+  if (watchTimeout === 0) throw new InvalidOptionsError('defaultWatchTimeoutSeconds must be positive');
+  const bookmark = nonNegative('bookmarkIntervalMs', opts.bookmarkIntervalMs, 60_000);
+  if (bookmark === 0) throw new InvalidOptionsError('bookmarkIntervalMs must be positive');
+  return {
+    port,
+    host: opts.host ?? '127.0.0.1',
+    name: opts.name,
+    historySize: Math.max(1, Math.floor(nonNegative('historySize', opts.historySize, 10_000))),
+    defaultWatchTimeoutSeconds: watchTimeout,
+    bookmarkIntervalMs: bookmark,
+    crdEstablishDelayMs: nonNegative('crdEstablishDelayMs', opts.crdEstablishDelayMs, 0),
+    namespaceController: opts.namespaceController ?? false,
+    tokens: opts.tokens ?? {},
+  };
+}
