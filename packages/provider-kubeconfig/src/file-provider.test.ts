@@ -1,0 +1,255 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ClusterNotFoundError } from '@multicluster-runtime/core';
+import type { KubeCluster } from '@multicluster-runtime/core';
+import { startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import type { ClusterStatus } from './cluster-status.js';
+import { ProviderConfigError } from './errors.js';
+import { KubeconfigFileProvider, type KubeconfigFileProviderOptions } from './file-provider.js';
+import {
+  RecordingAware, capturingLogger, credentialsOf, hostileCases, kubeconfigDoc, markerPlugin, toText,
+} from './fleet.test-util.js';
+
+let members: ApiServer[];
+let root: string;
+let dir: string;
+let caseNo = 0;
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'mcr-files-'));
+  members = await Promise.all([startApiServer(), startApiServer()]);
+});
+
+afterAll(async () => {
+  await Promise.all(members.map((s) => s.close()));
+  rmSync(root, { recursive: true, force: true });
+});
+
+const running: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((stop) => stop()));
+});
+
+/** A fresh folder per test, so watchers of one test never see another's files. */
+function freshDir(): string {
+  dir = join(root, `case-${++caseNo}`);
+  mkdirSync(dir);
+  return dir;
+}
+
+function start(paths: string[], options: Partial<KubeconfigFileProviderOptions> = {}) {
+  const { logger, records } = capturingLogger();
+  const history: Array<{ name: string; status: ClusterStatus | undefined }> = [];
+  const provider = new KubeconfigFileProvider({
+    paths, logger, debounceMs: 50, probeTimeoutMs: 3_000, waitCacheTimeoutMs: 5_000, retry: { initialMs: 50, maxMs: 400 },
+    onStatus: (name, status) => history.push({ name, status }), ...options,
+  });
+  const aware = new RecordingAware();
+  const ac = new AbortController();
+  const done = provider.start(ac.signal, aware);
+  const stop = async () => {
+    ac.abort();
+    await done;
+  };
+  running.push(stop);
+  return { provider, aware, records, history, stop };
+}
+
+/** A kubeconfig with one context per member, named ctx-0, ctx-1, … */
+function multiContext(servers: ApiServer[]): string {
+  const docs = servers.map((s, i) => kubeconfigDoc(s, { contextName: `ctx-${i}` }));
+  return toText({
+    apiVersion: 'v1', kind: 'Config', 'current-context': 'ctx-0',
+    contexts: docs.flatMap((d) => d['contexts']),
+    clusters: docs.flatMap((d) => d['clusters']),
+    users: docs.flatMap((d) => d['users']),
+  });
+}
+
+const ctx = (server: ApiServer) => server.name;
+
+describe('KubeconfigFileProvider', () => {
+  test('engages every context of every file found through files, folders and globs', async () => {
+    const d = freshDir();
+    mkdirSync(join(d, 'folder'));
+    mkdirSync(join(d, 'globbed'));
+    await writeFile(join(d, 'folder', 'two-contexts.yaml'), multiContext(members));
+    await writeFile(join(d, 'folder', '.hidden'), members[0]!.kubeconfig());
+    await writeFile(join(d, 'globbed', 'a.kubeconfig'), members[0]!.kubeconfig());
+    await writeFile(join(d, 'globbed', 'ignored.txt'), members[0]!.kubeconfig());
+    await writeFile(join(d, 'single'), members[1]!.kubeconfig());
+
+    const { provider, aware } = start([join(d, 'folder'), join(d, 'globbed', '*.kubeconfig'), join(d, 'single')]);
+    const expected = [
+      `${join(d, 'folder', 'two-contexts.yaml')}+ctx-0`,
+      `${join(d, 'folder', 'two-contexts.yaml')}+ctx-1`,
+      `${join(d, 'globbed', 'a.kubeconfig')}+${ctx(members[0]!)}`,
+      `${join(d, 'single')}+${ctx(members[1]!)}`,
+    ].sort();
+    await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual(expected);
+    expect(provider.names()).toEqual(expected);
+    const c1 = await provider.get(`${join(d, 'folder', 'two-contexts.yaml')}+ctx-1`);
+    expect((c1 as KubeCluster).server).toBe(members[1]!.url);
+    expect(provider.fileStatus(join(d, 'folder', 'two-contexts.yaml'))).toEqual({ contexts: ['ctx-0', 'ctx-1'] });
+    await expect(provider.get(`${join(d, 'globbed', 'ignored.txt')}+${ctx(members[0]!)}`)).rejects.toBeInstanceOf(ClusterNotFoundError);
+  });
+
+  test('follows files being added, changed, renamed and deleted', async () => {
+    const d = freshDir();
+    const { aware, provider } = start([d]);
+    const a = join(d, 'a.yaml');
+    const nameA = `${a}+${ctx(members[0]!)}`;
+
+    await writeFile(a, members[0]!.kubeconfig());
+    await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual([nameA]);
+    const first = aware.current(nameA)!;
+
+    // Same context name, other server: the cluster is replaced.
+    await writeFile(a, members[1]!.kubeconfig({ contextName: ctx(members[0]!) }));
+    await expect.poll(() => first.signal.aborted, { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => (aware.current(nameA)?.cluster as KubeCluster | undefined)?.server, { timeout: 10_000 }).toBe(members[1]!.url);
+
+    const b = join(d, 'b.yaml');
+    await rename(a, b);
+    const nameB = `${b}+${ctx(members[0]!)}`;
+    await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual([nameB]);
+    await expect(provider.get(nameA)).rejects.toBeInstanceOf(ClusterNotFoundError);
+
+    await rm(b);
+    await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual([]);
+    expect(provider.status(nameB)).toBeUndefined();
+  });
+
+  test('a half-written or broken file keeps its healthy cluster on the last good config', async () => {
+    const d = freshDir();
+    const file = join(d, 'cluster.yaml');
+    await writeFile(file, members[0]!.kubeconfig());
+    const { aware, provider } = start([file]);
+    const name = `${file}+${ctx(members[0]!)}`;
+    await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual([name]);
+    const engaged = aware.current(name)!;
+
+    const full = members[0]!.kubeconfig();
+    for (const broken of ['', full.slice(0, full.length / 3), 'clusters: [oops', full.replace(/users:[\s\S]*?contexts:/, 'contexts:')]) {
+      await writeFile(file, broken);
+      await expect.poll(() => provider.status(name)?.reason ?? provider.fileStatus(file)?.problem, { timeout: 10_000 }).toBeTruthy();
+      expect(engaged.signal.aborted).toBe(false);
+      expect(provider.status(name)?.state).toBe('engaged');
+      await writeFile(file, full);
+      await expect.poll(() => provider.status(name)?.reason ?? provider.fileStatus(file)?.problem, { timeout: 10_000 }).toBeUndefined();
+      expect(provider.status(name)?.state).toBe('engaged');
+    }
+    expect(aware.engagements).toHaveLength(1);
+
+    // Deleting the file is final, even while it is broken.
+    await writeFile(file, 'garbage: [');
+    await expect.poll(() => provider.fileStatus(file)?.problem, { timeout: 10_000 }).toMatch(/not valid YAML/);
+    await rm(file);
+    await expect.poll(() => engaged.signal.aborted, { timeout: 10_000 }).toBe(true);
+  });
+
+  test('a file written in pieces is read once complete (debounced)', async () => {
+    const d = freshDir();
+    const { aware, history } = start([d], { debounceMs: 300 });
+    const file = join(d, 'slow-writer.yaml');
+    const name = `${file}+${ctx(members[1]!)}`;
+    const text = members[1]!.kubeconfig();
+    await writeFile(file, text.slice(0, 40));
+    await writeFile(file, text.slice(0, text.length - 30));
+    await writeFile(file, text);
+    await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual([name]);
+    expect(history.filter((h) => h.name === name).map((h) => h.status?.state)).toEqual(['pending', 'engaged']);
+  });
+
+  test('refuses hostile kubeconfig files without running anything; healthy files are unaffected', async () => {
+    const d = freshDir();
+    const plugin = markerPlugin(root, 'file-exec');
+    const cases = hostileCases(plugin, root);
+    await writeFile(join(d, 'healthy.yaml'), members[0]!.kubeconfig());
+    for (const [i, c] of cases.entries()) {
+      const doc = kubeconfigDoc(members[1]!, { contextName: `hostile-${i}` });
+      c.alter(doc);
+      await writeFile(join(d, `hostile-${i}.yaml`), toText(doc));
+    }
+    const { provider, aware, records } = start([d]);
+    for (const [i, c] of cases.entries()) {
+      await expect.poll(() => provider.status(`${join(d, `hostile-${i}.yaml`)}+hostile-${i}`), { timeout: 10_000 })
+        .toMatchObject({ state: 'rejected', reason: expect.stringContaining(`"${c.capability}"`) });
+    }
+    await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual([`${join(d, 'healthy.yaml')}+${ctx(members[0]!)}`]);
+    expect(plugin.ran()).toBe(false);
+
+    // A healthy file that turns hostile is disengaged (a complete, refused config), not kept.
+    const healthy = aware.current(`${join(d, 'healthy.yaml')}+${ctx(members[0]!)}`)!;
+    const doc = kubeconfigDoc(members[0]!);
+    cases[0]!.alter(doc);
+    await writeFile(join(d, 'healthy.yaml'), toText(doc));
+    await expect.poll(() => healthy.signal.aborted, { timeout: 10_000 }).toBe(true);
+    expect(plugin.ran()).toBe(false);
+    const everything = [...records, JSON.stringify([...provider.statuses()])].join('\n');
+    for (const secret of credentialsOf(kubeconfigDoc(members[0]!))) expect(everything).not.toContain(secret);
+  });
+
+  test('reports broken contexts, malformed files and unreachable servers per cluster', async () => {
+    const d = freshDir();
+    const closed = await startApiServer();
+    await closed.stop();
+    try {
+      const noUser = kubeconfigDoc(members[0]!, { contextName: 'no-user' });
+      noUser['contexts'][0]['context']['user'] = 'missing';
+      await writeFile(join(d, 'no-user.yaml'), toText(noUser));
+      await writeFile(join(d, 'malformed.yaml'), 'apiVersion: v1\ncontexts: [\n');
+      await writeFile(join(d, 'closed.yaml'), closed.kubeconfig({ contextName: 'closed' }));
+      await writeFile(join(d, 'fine.yaml'), members[1]!.kubeconfig({ contextName: 'fine' }));
+      const { provider, aware } = start([d]);
+
+      await expect.poll(() => provider.status(`${join(d, 'no-user.yaml')}+no-user`), { timeout: 10_000 })
+        .toMatchObject({ state: 'invalid', reason: expect.stringContaining('user "missing" not found') });
+      await expect.poll(() => provider.fileStatus(join(d, 'malformed.yaml'))?.problem, { timeout: 10_000 }).toMatch(/not valid YAML/);
+      await expect.poll(() => provider.status(`${join(d, 'closed.yaml')}+closed`)?.state, { timeout: 10_000 }).toBe('unreachable');
+      await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual([`${join(d, 'fine.yaml')}+fine`]);
+
+      await closed.restart();
+      await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual([`${join(d, 'closed.yaml')}+closed`, `${join(d, 'fine.yaml')}+fine`]);
+    } finally {
+      await closed.close();
+    }
+  });
+
+  test('a file that does not exist yet is picked up when it appears', async () => {
+    const d = freshDir();
+    const file = join(d, 'later.kubeconfig');
+    const { aware } = start([file, join(d, 'sub', '*.kubeconfig')]);
+    await writeFile(file, members[0]!.kubeconfig());
+    await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual([`${file}+${ctx(members[0]!)}`]);
+  });
+
+  test('stopping disengages everything and stops watching', async () => {
+    const d = freshDir();
+    await writeFile(join(d, 'a.yaml'), members[0]!.kubeconfig());
+    const { aware, stop } = start([d]);
+    await expect.poll(() => aware.live().length, { timeout: 10_000 }).toBe(1);
+    await stop();
+    expect(aware.live()).toEqual([]);
+    await writeFile(join(d, 'b.yaml'), members[1]!.kubeconfig());
+    // A second provider on the same folder sees b; by then a watcher that outlived stop would have seen it too.
+    const witness = start([d]);
+    await expect.poll(() => witness.aware.live().length, { timeout: 10_000 }).toBe(2);
+    expect(aware.engagements).toHaveLength(1);
+  });
+
+  test('bad options are refused with a clear error', () => {
+    expect(() => new KubeconfigFileProvider({ paths: [] })).toThrow(ProviderConfigError);
+    expect(() => new KubeconfigFileProvider({ paths: [''] })).toThrow(/empty entries/);
+    expect(() => new KubeconfigFileProvider({ paths: ['x'], debounceMs: -1 })).toThrow(/debounceMs/);
+    expect(() => new KubeconfigFileProvider({} as KubeconfigFileProviderOptions)).toThrow(/at least one/);
+  });
+
+  test('a bad glob fails start with a clear error', async () => {
+    const provider = new KubeconfigFileProvider({ paths: [join(root, '[unclosed')] });
+    await expect(provider.start(new AbortController().signal, new RecordingAware())).rejects.toThrow(/bad path pattern/);
+  });
+});
