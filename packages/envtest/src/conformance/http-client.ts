@@ -76,7 +76,11 @@ export class KubeHttpClient {
     const payload = opts.rawBody ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
     const headers: Record<string, string> = { Accept: 'application/json', ...(opts.headers ?? {}) };
     if (this.creds.token) headers['Authorization'] = `Bearer ${this.creds.token}`;
-    if (payload !== undefined) headers['Content-Type'] = opts.contentType ?? 'application/json';
+    if (payload !== undefined) {
+      headers['Content-Type'] = opts.contentType ?? 'application/json';
+      // Node sends DELETE bodies unframed unless told the length.
+      headers['Content-Length'] = String(Buffer.byteLength(payload));
+    }
     return new Promise((resolve, reject) => {
       const req = request(this.url(path, opts.query), { method, agent: this.agent, headers }, resolve);
       req.on('error', reject);
