@@ -147,6 +147,33 @@ describe('Transport.request', () => {
     await expect(transport.request({ method: 'GET', path: '/' })).rejects.toMatchObject({ kind: 'protocol' });
   });
 
+  it('sends a request again when the server answers 429 or 5xx with Retry-After, a bounded number of times', async () => {
+    const answers = [429, 503, 200];
+    const { transport, requests } = await serve((_req, res) => {
+      const code = answers.shift() ?? 429;
+      res.writeHead(code, { 'Content-Type': 'application/json', 'Retry-After': '0' });
+      res.end(JSON.stringify(code === 200 ? { ok: true } : { kind: 'Status', code, reason: code === 429 ? 'TooManyRequests' : 'ServiceUnavailable' }));
+    });
+    expect(await transport.request({ method: 'POST', path: '/x', body: {} })).toEqual({ ok: true });
+    expect(requests).toHaveLength(3);
+    // Still throttled after the retries: the 429 reaches the caller, marked retryable.
+    const err = await rejection(transport.request({ method: 'GET', path: '/x' }));
+    expect(err).toMatchObject({ code: 429, retryable: true, retryAfterSeconds: 0 });
+    expect(requests).toHaveLength(3 + 6);
+  });
+
+  it('does not resend a 5xx without Retry-After, nor wait longer than 10 s for one', async () => {
+    let retryAfter: string | undefined;
+    const { transport, requests } = await serve((_req, res) => {
+      res.writeHead(500, retryAfter ? { 'Retry-After': retryAfter } : {});
+      res.end();
+    });
+    await expect(transport.request({ method: 'GET', path: '/x' })).rejects.toMatchObject({ code: 500, reason: 'InternalError' });
+    retryAfter = '60';
+    await expect(transport.request({ method: 'GET', path: '/x' })).rejects.toMatchObject({ code: 500, retryAfterSeconds: 60 });
+    expect(requests).toHaveLength(2);
+  });
+
   it('refuses an unencoded or relative path before sending anything', async () => {
     const { transport, requests } = await serve((_req, res) => json(res, 200, {}));
     await expect(transport.request({ method: 'GET', path: '/api/v1/namespaces/a b' })).rejects.toBeInstanceOf(InvalidRequestError);

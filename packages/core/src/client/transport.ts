@@ -7,6 +7,7 @@
  * - Credentials are resolved per request (see RequestAuth). When they carry new TLS material (a rotated client
  *   certificate from an exec plugin) new Agents are made and the old ones drained.
  * - A 401 on a credential from an exec plugin invalidates it and retries the request once with a fresh one.
+ * - A 429, or a 5xx with Retry-After, is sent again after the wait the server asked for (a few times, short waits).
  * - Requests time out after `requestTimeoutMs` (default 30 s). Watches have no overall deadline; instead they fail
  *   with a TransportError when no byte arrives for `watchIdleTimeoutMs`. Its default is 5 minutes, or the requested
  *   `timeoutSeconds` plus 30 s when that is longer, so a quiet but healthy watch (the server ends it cleanly at
@@ -62,6 +63,12 @@ export interface TransportOptions {
   connectTimeoutMs?: number;
   /** How long an idle connection is kept for reuse (the server's keep-alive hint wins when shorter). Default 60 000 ms. */
   keepAliveTimeoutMs?: number;
+  /**
+   * How often a request is sent again when the server answers 429 or 5xx with a Retry-After header (API Priority and
+   * Fairness, a restarting server), waiting as asked; a server asking for more than 10 s gets its error returned
+   * instead, for the caller's own backoff. 0 turns this off. Default 5.
+   */
+  maxThrottleRetries?: number;
   /** Default `multicluster-runtime-ts`. */
   userAgent?: string;
   /** Exec plugin settings (timeout of a run, refresh skew). */
@@ -75,6 +82,8 @@ interface Pools {
 }
 
 const defaultIdleTimeoutMs = 5 * 60_000;
+/** Longest wait honoured from a Retry-After header; a server asking for more gets the error instead of a hang. */
+const maxRetryAfterSeconds = 10;
 
 export class Transport {
   /** The API server URL, with any path prefix (e.g. `https://kcp:6443/clusters/root:org`). */
@@ -99,6 +108,7 @@ export class Transport {
       connectTimeoutMs: positive(options.connectTimeoutMs, 10_000, 'connectTimeoutMs'),
       keepAliveTimeoutMs: positive(options.keepAliveTimeoutMs, 60_000, 'keepAliveTimeoutMs'),
       userAgent: options.userAgent ?? 'multicluster-runtime-ts',
+      maxThrottleRetries: nonNegativeInteger(options.maxThrottleRetries, 5, 'maxThrottleRetries'),
       watchIdleTimeoutMs:
         options.watchIdleTimeoutMs === undefined ? undefined : positive(options.watchIdleTimeoutMs, 0, 'watchIdleTimeoutMs'),
     };
@@ -243,7 +253,8 @@ export class Transport {
       throw new InvalidRequestError(`request path must start with "/" and be URL-encoded: ${JSON.stringify(path.slice(0, 200))}`);
     }
     const url = this.basePath + path + queryString(query);
-    for (let attempt = 0; ; attempt++) {
+    let refreshed = false;
+    for (let throttled = 0; ; ) {
       if (this.closed) throw new TransportClosedError(this.server);
       const credentials = await this.auth.resolve(signal);
       const agent = this.agentFor(credentials, pool);
@@ -257,9 +268,17 @@ export class Transport {
         headersTimeout: pool === 'requests' ? timeouts.bodyTimeout : this.options.requestTimeoutMs,
         bodyTimeout: timeouts.bodyTimeout,
       });
-      if (response.statusCode === 401 && attempt === 0 && this.auth.canRefresh) {
+      if (response.statusCode === 401 && !refreshed && this.auth.canRefresh) {
+        refreshed = true;
         await response.body.dump().catch(() => undefined);
         this.auth.rejected(credentials);
+        continue;
+      }
+      const waitSeconds = serverAskedToRetry(response);
+      if (waitSeconds !== undefined && waitSeconds <= maxRetryAfterSeconds && throttled < this.options.maxThrottleRetries) {
+        throttled++;
+        await response.body.dump().catch(() => undefined);
+        await delay(waitSeconds * 1000, signal);
         continue;
       }
       return response;
@@ -383,6 +402,41 @@ function queryString(query: Query | undefined): string {
 function idleTimeoutFor(query: Query): number {
   const t = Number(query['timeoutSeconds']);
   return Number.isFinite(t) && t > 0 ? Math.max(defaultIdleTimeoutMs, t * 1000 + 30_000) : defaultIdleTimeoutMs;
+}
+
+/**
+ * Seconds the server asked us to wait before sending the same request again: a 429, or a 5xx with Retry-After,
+ * means the request was not processed (client-go retries these too). Undefined when it did not ask.
+ */
+function serverAskedToRetry(response: Dispatcher.ResponseData): number | undefined {
+  const code = response.statusCode;
+  if (code !== 429 && code < 500) return undefined;
+  const raw = response.headers['retry-after'];
+  const value = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+  if (value === undefined || !/^\d+$/.test(value)) return undefined;
+  return Number(value);
+}
+
+/** Resolves after `ms`, or rejects with the abort reason (the request's deadline or the caller's abort). */
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function nonNegativeInteger(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 0) throw new TransportConfigError(`${name} must be a non-negative integer, got ${value}`);
+  return value;
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {
