@@ -1,0 +1,81 @@
+/**
+ * Test support for integration tests: in-memory API servers from @multicluster-runtime/envtest with a started
+ * Cluster over each, torn down (cluster stopped, server closed) by `closeAll`.
+ */
+import { KubeConfig } from '@kubernetes/client-node';
+import { startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
+import { newCluster, type KubeCluster } from '../cluster/cluster.js';
+import type { EventHandler } from '../handler/types.js';
+import type { KubeObject } from '../object/types.js';
+
+export interface Member {
+  readonly server: ApiServer;
+  readonly cluster: KubeCluster;
+  readonly stop: AbortController;
+  readonly done: Promise<void>;
+}
+
+export const configMaps = { apiVersion: 'v1', kind: 'ConfigMap' };
+export const secrets = { apiVersion: 'v1', kind: 'Secret' };
+
+export function configMap(name: string, data: Record<string, string> = {}, namespace = 'default'): KubeObject {
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace, name }, data };
+}
+
+export function kubeconfigOf(server: ApiServer): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromString(server.kubeconfig());
+  return kc;
+}
+
+/** Enqueues the object itself, in the cluster the event came from. */
+export const forObject: EventHandler = {
+  create: (e, q) => q.add({ clusterName: e.clusterName, namespace: e.object.metadata.namespace ?? '', name: e.object.metadata.name! }),
+  update: (e, q) => q.add({ clusterName: e.clusterName, namespace: e.objectNew.metadata.namespace ?? '', name: e.objectNew.metadata.name! }),
+  delete: (e, q) => q.add({ clusterName: e.clusterName, namespace: e.object.metadata.namespace ?? '', name: e.object.metadata.name! }),
+};
+
+export class Fleet {
+  private readonly servers: ApiServer[] = [];
+  private readonly members: Member[] = [];
+
+  async server(): Promise<ApiServer> {
+    const s = await startApiServer();
+    this.servers.push(s);
+    return s;
+  }
+
+  /** A fresh server and a started cluster over it. */
+  async member(name: string): Promise<Member> {
+    const server = await this.server();
+    return this.clusterOn(server, name);
+  }
+
+  /** A started cluster over an existing server. */
+  clusterOn(server: ApiServer, name: string): Member {
+    const cluster = newCluster(kubeconfigOf(server), { name });
+    const stop = new AbortController();
+    const done = cluster.start(stop.signal);
+    const m = { server, cluster, stop, done };
+    this.members.push(m);
+    return m;
+  }
+
+  async closeAll(): Promise<void> {
+    for (const m of this.members.splice(0)) {
+      m.stop.abort();
+      await m.done.catch(() => {});
+    }
+    for (const s of this.servers.splice(0)) await s.close();
+  }
+}
+
+/** Live timers of this process (Node's active resources), to prove nothing is left scheduled. */
+export function activeTimers(): number {
+  return process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+}
+
+/** Open TLS sockets of this process, client and server ends alike (the servers run in-process). */
+export function openTlsSockets(): number {
+  return process.getActiveResourcesInfo().filter((r) => r === 'TLSWRAP').length;
+}
