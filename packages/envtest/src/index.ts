@@ -14,3 +14,15 @@ export type {
 } from './tls/certificate-authority.js';
 export { createCertificateAuthority, issueClientCertificate, issueServerCertificate } from './tls/certificate-authority.js';
 export { CertificateError, EnvtestError, InvalidOptionsError, ServerListenError, ServerStateError } from './errors.js';
+// The real tier: etcd + kube-apiserver from KUBEBUILDER_ASSETS (tools/kube-apiserver/build.sh builds them).
+export type { TestEnvironment, TestEnvironmentOptions } from './real/test-environment.js';
+export { startTestEnvironment } from './real/test-environment.js';
+export type { AuthorizationMode } from './real/kube-apiserver.js';
+export type { StaticToken } from './real/static-tokens.js';
+export type { TokenUser } from './real/token-webhook.js';
+export type { ControlPlaneAssets } from './real/assets.js';
+export { assetsDirFromEnv, resolveAssets } from './real/assets.js';
+export {
+  AssetsNotFoundError, CrdInstallError, ProcessExitedError, ProcessStopError, ReadinessTimeoutError, TestEnvironmentError,
+  TestEnvironmentOptionsError, TestEnvironmentStoppedError,
+} from './real/errors.js';
