@@ -84,7 +84,21 @@ export type { DefaultControllerRateLimiterOptions } from './workqueue/default-co
 export { defaultControllerRateLimiter } from './workqueue/default-controller-rate-limiter.js';
 export { InvalidDelayError, WorkQueueError, WorkQueueOptionsError } from './workqueue/errors.js';
 export type { CreateEvent, DeleteEvent, EventHandler, GenericEvent, RequestQueue, UpdateEvent } from './handler/types.js';
+export type { EnqueueForObjectOptions } from './handler/enqueue-for-object.js';
+export { enqueueRequestForObject } from './handler/enqueue-for-object.js';
+export type { EnqueueForOwnerOptions } from './handler/enqueue-for-owner.js';
+export { enqueueRequestForOwner } from './handler/enqueue-for-owner.js';
+export type { EnqueueFromMapFuncOptions, MapContext, MapFunc, MapTarget } from './handler/enqueue-from-map-func.js';
+export { enqueueRequestsFromMapFunc } from './handler/enqueue-from-map-func.js';
 export type { Predicate } from './predicate/types.js';
+export {
+  annotationChangedPredicate, generationChangedPredicate, labelChangedPredicate, resourceVersionChangedPredicate,
+} from './predicate/changed.js';
+export { andPredicates, notPredicate, orPredicates } from './predicate/combinators.js';
+export type { EventsByType, PredicateEventType } from './predicate/evaluate.js';
+export { evaluatePredicates } from './predicate/evaluate.js';
+export { predicateFuncs } from './predicate/funcs.js';
+export { labelSelectorPredicate } from './predicate/label-selector.js';
 export type { LabelSelector, LabelSelectorObject } from './labels/selector.js';
 export { everythingSelector, labelSelectorFromObject, parseLabelSelector } from './labels/selector.js';
 export type { LabelOperator, Requirement } from './labels/requirement.js';
