@@ -55,6 +55,8 @@ interface Slot {
   desired: DesiredCluster;
   /** Fingerprint of the config the engaged cluster (if any) was built from. */
   engagedFingerprint?: string;
+  /** The engaged cluster; cleared before it is removed on purpose, so its end is only "lost" when unplanned. */
+  engagedCluster?: Cluster;
   attempt?: Attempt;
   /** Serialises work on this name. */
   chain: Promise<void>;
@@ -182,8 +184,7 @@ export class ClusterEngager {
     const desired = slot.desired;
     switch (desired.kind) {
       case 'absent':
-        await this.set.remove(slot.name);
-        slot.engagedFingerprint = undefined;
+        await this.disengage(slot);
         if (slot.desired === desired && !slot.queued) {
           this.slots.delete(slot.name);
           this.clearRetry(slot);
@@ -196,8 +197,7 @@ export class ClusterEngager {
           this.setStatus(slot, 'engaged', `new content ignored, the last good config stays engaged: ${desired.reason}`);
           return;
         }
-        await this.set.remove(slot.name);
-        slot.engagedFingerprint = undefined;
+        await this.disengage(slot);
         this.setStatus(slot, desired.state, desired.reason);
         return;
       case 'config':
@@ -221,8 +221,15 @@ export class ClusterEngager {
     try {
       cluster = this.factory(desired.config, { name: slot.name, logger: this.log.with({ cluster: slot.name }) });
       await probeCluster(cluster, signal, this.probeTimeoutMs);
-      const outcome = await this.set.addOrReplace(slot.name, cluster, run.aware, { signal });
-      if (outcome === 'unchanged') await closeUnstarted(cluster);
+      const replaced = slot.engagedCluster;
+      slot.engagedCluster = undefined; // replacing it is planned
+      const outcome = await this.set.addOrReplace(slot.name, cluster, this.watching(slot, run.aware), { signal });
+      if (outcome === 'unchanged') {
+        await closeUnstarted(cluster);
+        slot.engagedCluster = replaced;
+      } else {
+        slot.engagedCluster = cluster;
+      }
       slot.engagedFingerprint = desired.fingerprint;
       slot.failures = 0;
       this.setStatus(slot, 'engaged');
@@ -232,8 +239,7 @@ export class ClusterEngager {
       slot.failures++;
       const verdict = classifyFailure(err);
       // The source now describes this config, so whatever was engaged before is stale.
-      await this.set.remove(slot.name);
-      slot.engagedFingerprint = undefined;
+      await this.disengage(slot);
       this.setStatus(slot, verdict.state, verdict.reason);
       if (verdict.retry) this.scheduleRetry(slot);
     } finally {
@@ -242,7 +248,35 @@ export class ClusterEngager {
     }
   }
 
+  /** Removes the slot's cluster on purpose. */
+  private async disengage(slot: Slot): Promise<void> {
+    slot.engagedCluster = undefined;
+    slot.engagedFingerprint = undefined;
+    await this.set.remove(slot.name);
+  }
+
+  /**
+   * Wraps `aware` to notice when an engaged cluster ends without being removed on purpose (its cache failed and
+   * ClusterSet dropped it): the cluster is then reported as failed and reconnected with backoff.
+   */
+  private watching(slot: Slot, aware: Aware): Aware {
+    return {
+      engage: (signal, name, cluster) => {
+        signal.addEventListener('abort', () => {
+          if (this.stopped || slot.engagedCluster !== cluster || this.slots.get(slot.name) !== slot) return;
+          slot.engagedCluster = undefined;
+          slot.engagedFingerprint = undefined;
+          slot.failures++;
+          this.setStatus(slot, 'failed', 'the cluster stopped unexpectedly; reconnecting');
+          this.scheduleRetry(slot);
+        }, { once: true });
+        return aware.engage(signal, name, cluster);
+      },
+    };
+  }
+
   private scheduleRetry(slot: Slot): void {
+    this.clearRetry(slot);
     if (this.stopped) return;
     const base = Math.min(this.retryMaxMs, this.retryInitialMs * 2 ** Math.min(slot.failures - 1, 30));
     // ±20% jitter, so clusters that failed together do not retry in lockstep.

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ClusterNotFoundError, ProviderAlreadyStartedError } from '@multicluster-runtime/core';
+import { ClusterNotFoundError, ProviderAlreadyStartedError, newCluster, whenAborted } from '@multicluster-runtime/core';
 import type { KubeCluster, KubeObject } from '@multicluster-runtime/core';
 import { startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
@@ -248,6 +248,50 @@ describe('KubeconfigSecretProvider', () => {
     await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual(['admin', 'badcreds']);
     const everything = [...records, JSON.stringify([...provider.statuses()])].join('\n');
     for (const secret of [token, ...credentialsOf(admin)]) expect(everything).not.toContain(secret);
+  });
+
+  test('rapid changes converge on the last content, with one engagement left', async () => {
+    const { provider, aware } = start();
+    const plugin = markerPlugin(dir, 'rapid-exec');
+    const hostile = kubeconfigDoc(members[0]!);
+    hostileCases(plugin, dir)[0]!.alter(hostile);
+    const versions = [members[0]!.kubeconfig(), toText(hostile), 'not: [yaml', members[1]!.kubeconfig(), members[0]!.kubeconfig()];
+    for (let i = 0; i < 20; i++) await putSecret('rapid', { kubeconfig: versions[i % versions.length]! });
+    await putSecret('rapid', { kubeconfig: members[1]!.kubeconfig() });
+    await expect.poll(() => (aware.current('rapid')?.cluster as KubeCluster | undefined)?.server, { timeout: 10_000 }).toBe(members[1]!.url);
+    expect(aware.live()).toEqual(['rapid']);
+    expect(provider.status('rapid')).toMatchObject({ state: 'engaged' });
+    expect(plugin.ran()).toBe(false);
+  });
+
+  test('a cluster that stops on its own is reported and reconnected', async () => {
+    const crashes: Array<() => void> = [];
+    const { provider, aware } = start({
+      // A real cluster whose start the test can end early, as a failing cache would.
+      newCluster: (config, options) => {
+        const real = newCluster(config, options);
+        let crash!: () => void;
+        const crashed = new Promise<void>((resolve) => { crash = resolve; });
+        crashes.push(crash);
+        return Object.assign(Object.create(real) as KubeCluster, {
+          start: async (signal: AbortSignal) => {
+            const inner = new AbortController();
+            const done = real.start(inner.signal);
+            await Promise.race([whenAborted(signal), crashed]);
+            inner.abort();
+            await done;
+          },
+        });
+      },
+    });
+    await putSecret('fragile', { kubeconfig: members[0]!.kubeconfig() });
+    await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual(['fragile']);
+    const first = aware.current('fragile')!;
+    crashes[crashes.length - 1]!();
+    await expect.poll(() => first.signal.aborted, { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => aware.current('fragile')?.cluster, { timeout: 10_000 }).toBeTruthy();
+    expect(aware.current('fragile')!.cluster).not.toBe(first.cluster);
+    expect(provider.status('fragile')).toMatchObject({ state: 'engaged', failures: 0 });
   });
 
   test('stopping disengages every cluster and stops watching', async () => {

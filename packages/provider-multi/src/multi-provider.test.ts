@@ -211,6 +211,17 @@ describe('MultiProvider', () => {
     expect(ok.indexCalls).toEqual(['ConfigMap:f']);
   });
 
+  test('a provider that cannot take the recorded indexes is not added', async () => {
+    const multi = new MultiProvider();
+    await multi.indexField(configMap, 'f', byName);
+    const broken = new FakeProvider();
+    broken.indexField = async () => { throw new Error('indexer conflict'); };
+    const err = await multi.add('broken', broken).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(IndexFieldError);
+    expect((err as Error).message).toContain('provider "broken" was not added');
+    expect(multi.providerNames()).toEqual([]);
+  });
+
   test('members see the manager\'s local cluster through the prefixing Aware', async () => {
     const local = new FakeCluster('local');
     const manager = Object.assign(new RecordingAware(), { getLocalCluster: () => local });
