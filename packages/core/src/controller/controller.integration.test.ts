@@ -11,7 +11,7 @@ import type { KubeObject } from '../object/types.js';
 import type { ReconcileFunc, Request } from '../reconcile/types.js';
 import { kind } from '../source/kind.js';
 import { newController, type Controller } from './controller.js';
-import { activeTimers, configMap, configMaps, Fleet, forObject, openTlsSockets } from './fleet.test-util.js';
+import { activeTimers, configMap, configMaps, Fleet, forObject, openSockets } from './fleet.test-util.js';
 
 const fleet = new Fleet();
 const runs: { stop: AbortController; done: Promise<void> }[] = [];
@@ -78,7 +78,7 @@ describe('controller over API servers', () => {
     warm.abort();
     await expect.poll(() => a.server.stats().openWatches).toBe(0);
     const timersBefore = activeTimers();
-    const socketsBefore = openTlsSockets();
+    const socketsBefore = openSockets();
     const connectionsBefore = a.server.stats().connections;
 
     for (let i = 0; i < 1000; i++) {
@@ -91,14 +91,14 @@ describe('controller over API servers', () => {
     await expect.poll(() => a.server.stats().openWatches, { timeout: 10_000 }).toBe(0);
     // Each cycle's informer was the source's alone: released at disengage, it stopped, so no watch stays open.
     await expect.poll(() => activeTimers(), { timeout: 10_000 }).toBeLessThanOrEqual(timersBefore);
-    await expect.poll(() => openTlsSockets(), { timeout: 10_000 }).toBeLessThanOrEqual(socketsBefore);
+    await expect.poll(() => openSockets(), { timeout: 10_000 }).toBeLessThanOrEqual(socketsBefore);
     // Aborting an in-flight list or watch costs its socket, so some new connections are expected, but not one per cycle.
     expect(a.server.stats().connections - connectionsBefore).toBeLessThanOrEqual(50);
   }, 120_000);
 
   it('stops and closes every connection of 100 clusters engaged, disengaged and stopped in turn', async () => {
     const server = await fleet.server();
-    const socketsBefore = openTlsSockets();
+    const socketsBefore = openSockets();
     const c = newController('churn', { reconciler: async () => {}, logger: silentLogger });
     c.multiClusterWatch(kind(configMaps, forObject));
     run(c);
@@ -110,7 +110,7 @@ describe('controller over API servers', () => {
       m.stop.abort();
       await m.done;
     }
-    await expect.poll(() => openTlsSockets(), { timeout: 10_000 }).toBeLessThanOrEqual(socketsBefore);
+    await expect.poll(() => openSockets(), { timeout: 10_000 }).toBeLessThanOrEqual(socketsBefore);
     expect(server.stats().openWatches).toBe(0);
   }, 120_000);
 

@@ -75,7 +75,7 @@ export function activeTimers(): number {
   return process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
 }
 
-/** Open TLS sockets of this process, client and server ends alike (the servers run in-process). */
-export function openTlsSockets(): number {
-  return process.getActiveResourcesInfo().filter((r) => r === 'TLSWRAP').length;
+/** Open TCP (and TLS) sockets of this process, client and server ends alike (the servers run in-process). */
+export function openSockets(): number {
+  return process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap').length;
 }
