@@ -19,3 +19,48 @@ export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefine
     );
   });
 }
+
+/** A request's own signal: aborted by the caller's signal or by a timer, whichever comes first. */
+export interface LinkedSignal {
+  readonly signal: AbortSignal;
+  /** True when the timer (not the caller) aborted it. */
+  readonly timedOut: boolean;
+  /** Stops the timer; the caller's signal still aborts it. */
+  clearTimer(): void;
+  /** Stops the timer and detaches from the caller's signal. Call when the request is over. */
+  dispose(): void;
+}
+
+/**
+ * Links a new signal to `parent` with a timeout. Unlike `AbortSignal.any`, which keeps every derived signal
+ * registered on a long-lived parent (the manager's signal outlives millions of requests), this detaches on dispose.
+ */
+export function linkedSignal(parent: AbortSignal | undefined, timeoutMs: number | undefined): LinkedSignal {
+  const controller = new AbortController();
+  let timedOut = false;
+  const onAbort = () => controller.abort(parent?.reason);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  if (timeoutMs !== undefined) {
+    timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new Error(`timed out after ${timeoutMs} ms`));
+    }, timeoutMs);
+  }
+  if (parent?.aborted) controller.abort(parent.reason);
+  else parent?.addEventListener('abort', onAbort, { once: true });
+  const clearTimer = () => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+  };
+  return {
+    signal: controller.signal,
+    get timedOut() {
+      return timedOut;
+    },
+    clearTimer,
+    dispose() {
+      clearTimer();
+      parent?.removeEventListener('abort', onAbort);
+    },
+  };
+}

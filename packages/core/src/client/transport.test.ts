@@ -2,6 +2,7 @@
  * Transport behaviour over real HTTP against small local servers: JSON answers, Status errors, non-JSON errors,
  * request timeouts, watch streams split at arbitrary bytes, idle watches, aborts and connection failures.
  */
+import { getEventListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -172,6 +173,17 @@ describe('Transport.request', () => {
     retryAfter = '60';
     await expect(transport.request({ method: 'GET', path: '/x' })).rejects.toMatchObject({ code: 500, retryAfterSeconds: 60 });
     expect(requests).toHaveLength(2);
+  });
+
+  it('leaves no listener on a long-lived caller signal once requests and watches are over', async () => {
+    const { transport } = await serve((req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(req.url?.includes('watch') ? '{"type":"ADDED","object":{"metadata":{"name":"a"}}}\n' : '{}');
+    });
+    const parent = new AbortController().signal;
+    await Promise.all(Array.from({ length: 20 }, () => transport.request({ method: 'GET', path: '/x', signal: parent })));
+    await collect(await transport.watch({ path: '/w', signal: parent }));
+    expect(getEventListeners(parent, 'abort')).toHaveLength(0);
   });
 
   it('refuses an unencoded or relative path before sending anything', async () => {

@@ -16,6 +16,7 @@
  */
 import { Agent, type Dispatcher } from 'undici';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { linkedSignal } from './abortable.js';
 import {
   ApiError, CredentialError, InvalidRequestError, TransportClosedError, TransportConfigError, TransportError, type RequestDescription,
   type TransportFailure,
@@ -150,9 +151,8 @@ export class Transport {
     if (body !== undefined) headers['Content-Type'] = req.contentType ?? 'application/json';
     const timeoutMs = req.timeoutMs ?? this.options.requestTimeoutMs;
 
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), timeoutMs);
-    const signal = req.signal ? AbortSignal.any([req.signal, deadline.signal]) : deadline.signal;
+    const deadline = linkedSignal(req.signal, timeoutMs);
+    const signal = deadline.signal;
     try {
       const { statusCode, headers: resHeaders, body: resBody } = await this.dispatch(
         'requests', req.method, req.path, req.query, headers, body, signal, { bodyTimeout: timeoutMs },
@@ -161,7 +161,7 @@ export class Transport {
       try {
         text = await resBody.text();
       } catch (err) {
-        throw this.failure(err, description, req.signal, deadline.signal, timeoutMs);
+        throw this.failure(err, description, req.signal, deadline.timedOut, timeoutMs);
       }
       if (statusCode < 200 || statusCode > 299) throw apiError(statusCode, text, resHeaders, description);
       if (text === '') return undefined as T;
@@ -172,9 +172,9 @@ export class Transport {
       }
     } catch (err) {
       if (isOwnError(err)) throw err;
-      throw this.failure(err, description, req.signal, deadline.signal, timeoutMs);
+      throw this.failure(err, description, req.signal, deadline.timedOut, timeoutMs);
     } finally {
-      clearTimeout(timer);
+      deadline.dispose();
     }
   }
 
@@ -187,23 +187,23 @@ export class Transport {
     const description = { method: 'GET', path: req.path };
     const query: Query = { ...req.query, watch: true };
     const idleMs = req.idleTimeoutMs ?? this.options.watchIdleTimeoutMs ?? idleTimeoutFor(query);
-    const connect = new AbortController();
-    const timer = setTimeout(() => connect.abort(), this.options.requestTimeoutMs);
-    const signal = AbortSignal.any([req.signal, connect.signal]);
+    // The timer bounds the wait for response headers only; after that the idle timeout guards the stream.
+    const link = linkedSignal(req.signal, this.options.requestTimeoutMs);
     let response: Dispatcher.ResponseData;
     try {
-      response = await this.dispatch('watches', 'GET', req.path, query, { Accept: 'application/json' }, undefined, signal, {
+      response = await this.dispatch('watches', 'GET', req.path, query, { Accept: 'application/json' }, undefined, link.signal, {
         bodyTimeout: idleMs,
       });
     } catch (err) {
+      link.dispose();
       if (isOwnError(err)) throw err;
-      throw this.failure(err, description, req.signal, connect.signal, this.options.requestTimeoutMs);
-    } finally {
-      clearTimeout(timer);
+      throw this.failure(err, description, req.signal, link.timedOut, this.options.requestTimeoutMs);
     }
+    link.clearTimer();
     const { statusCode, headers, body } = response;
     if (statusCode < 200 || statusCode > 299) {
       const text = await body.text().catch(() => '');
+      link.dispose();
       throw apiError(statusCode, text, headers, description);
     }
     body.setEncoding('utf8');
@@ -223,6 +223,7 @@ export class Transport {
       } finally {
         // Ends the request when the consumer stops early; a no-op after a clean end.
         if (!body.destroyed) body.destroy();
+        link.dispose();
       }
     })();
   }
@@ -329,12 +330,12 @@ export class Transport {
     err: unknown,
     request: RequestDescription,
     userSignal: AbortSignal | undefined,
-    deadline: AbortSignal,
+    timedOut: boolean,
     timeoutMs: number,
   ): unknown {
     if (userSignal?.aborted) return userSignal.reason;
     if (this.closed) return new TransportClosedError(this.server);
-    if (deadline.aborted) return new TransportError('timeout', `no complete answer within ${timeoutMs} ms`, request, { cause: err });
+    if (timedOut) return new TransportError('timeout', `no complete answer within ${timeoutMs} ms`, request, { cause: err });
     const { kind, message } = classify(err);
     return new TransportError(kind, message, request, { cause: err });
   }
