@@ -121,6 +121,14 @@ export {
   WaitForSyncTimeoutError,
 } from './controller/errors.js';
 
+export type { BuilderControllerOptions } from './builder/builder.js';
+export { Builder, controllerManagedBy } from './builder/builder.js';
+export type { EngageOptions, OwnsOptions, WatchOptions } from './builder/options.js';
+export {
+  AlreadyBuiltError, BuilderError, ForCalledTwiceError, MissingNameError, MissingReconcilerError, NoWatchesError,
+  OwnsWithoutForError, WatchEngagesNothingError,
+} from './builder/errors.js';
+
 export type { KubeconfigCapability, KubeconfigPolicy, KubeconfigViolation, LoadKubeconfigOptions } from './kubeconfig/untrusted.js';
 export {
   KubeconfigError, KubeconfigInvalidError, KubeconfigRejectedError, connectionFingerprint, listKubeconfigContexts,

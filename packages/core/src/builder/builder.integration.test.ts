@@ -1,0 +1,122 @@
+/**
+ * The builder over real API servers through the manager: owners reconciled from owned objects, engage options
+ * (local cluster, provider clusters, cluster filter), event filters and metadata-only watches.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Cluster } from '../cluster/types.js';
+import { newCluster } from '../cluster/cluster.js';
+import { configMap, configMaps, Fleet, kubeconfigOf, secrets, type Member } from '../controller/fleet.test-util.js';
+import { silentLogger } from '../log/logger.js';
+import { whenAborted } from '../manager/abort.js';
+import { newManager, type MultiClusterManager } from '../manager/manager.js';
+import type { Aware, ClusterName, ProviderRunnable } from '../multicluster/types.js';
+import type { KubeObject } from '../object/types.js';
+import { ClusterSet } from '../providers/clusters/cluster-set.js';
+import type { Request } from '../reconcile/types.js';
+import { controllerManagedBy } from './builder.js';
+
+/** A provider whose clusters the test adds, built on ClusterSet as real providers are. */
+class TestProvider implements ProviderRunnable {
+  readonly set = new ClusterSet({ waitCacheTimeoutMs: 10_000 });
+  private aware!: Aware;
+  private readonly started: Promise<void>;
+  private markStarted!: () => void;
+  constructor() { this.started = new Promise((r) => { this.markStarted = r; }); }
+  async start(signal: AbortSignal, aware: Aware): Promise<void> {
+    this.aware = aware;
+    this.markStarted();
+    await whenAborted(signal);
+    await this.set.removeAll();
+  }
+  async add(name: ClusterName, member: Member): Promise<void> {
+    await this.started;
+    await this.set.add(name, newCluster(kubeconfigOf(member.server), { name, logger: silentLogger }), this.aware);
+  }
+  get(name: ClusterName): Promise<Cluster> { return this.set.get(name); }
+  indexField: ClusterSet['indexField'] = (k, f, e) => this.set.indexField(k, f, e);
+}
+
+const fleet = new Fleet();
+const stops: { stop: AbortController; done: Promise<void> }[] = [];
+afterEach(async () => {
+  for (const s of stops.splice(0)) {
+    s.stop.abort();
+    await s.done.catch(() => {});
+  }
+  await fleet.closeAll();
+});
+
+async function managerOn(local: Member, provider?: TestProvider): Promise<MultiClusterManager> {
+  const mgr = newManager(kubeconfigOf(local.server), provider, {
+    logger: silentLogger,
+    newCluster: (config, o) => newCluster(config, { ...o, name: 'local' }),
+  });
+  return mgr;
+}
+
+function start(mgr: MultiClusterManager): void {
+  const stop = new AbortController();
+  stops.push({ stop, done: mgr.start(stop.signal) });
+}
+
+const key = (r: Request) => `${r.clusterName}/${r.namespace}/${r.name}`;
+
+describe('builder over API servers', () => {
+  it('reconciles the owner when an owned object changes (controller owner only unless asked)', async () => {
+    const local = await fleet.member('local-api');
+    const client = local.cluster.client;
+    const mgr = await managerOn(local);
+    const calls: string[] = [];
+    controllerManagedBy(mgr).for(configMaps).owns(secrets).complete(async (req) => { calls.push(key(req)); });
+    start(mgr);
+    const owner = await client.create(configMap('owner'));
+    await expect.poll(() => calls).toContain('/default/owner');
+    const ownerRef = { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata.uid! };
+    await client.create({
+      apiVersion: 'v1', kind: 'Secret', metadata: { namespace: 'default', name: 'owned', ownerReferences: [{ ...ownerRef, controller: true }] },
+    } as KubeObject);
+    await client.create({
+      apiVersion: 'v1', kind: 'Secret', metadata: { namespace: 'default', name: 'referenced', ownerReferences: [{ ...ownerRef, name: 'other', controller: false }] },
+    } as KubeObject);
+    await expect.poll(() => calls.filter((c) => c === '/default/owner').length).toBeGreaterThanOrEqual(2);
+    expect(calls).not.toContain('/default/other');
+    expect(calls).not.toContain('/default/owned');
+  });
+
+  it('watches provider clusters by default when a provider exists, the local cluster only when asked, and honours the cluster filter', async () => {
+    const local = await fleet.member('local-api');
+    const [east, west] = await Promise.all([fleet.member('east'), fleet.member('west')]);
+    const provider = new TestProvider();
+    const mgr = await managerOn(local, provider);
+    const providerOnly: string[] = [];
+    const both: string[] = [];
+    controllerManagedBy(mgr).named('provider-only').for(configMaps, { clusterFilter: (name) => name !== 'west' })
+      .complete(async (req) => { providerOnly.push(key(req)); });
+    controllerManagedBy(mgr).named('both').for(configMaps, { engageWithLocalCluster: true }, { clusterFilter: () => true })
+      .complete(async (req) => { both.push(key(req)); });
+    start(mgr);
+    await provider.add('east', east);
+    await provider.add('west', west);
+    await Promise.all([local, east, west].map((m) => m.cluster.client.create(configMap('cm'))));
+    await expect.poll(() => [...new Set(both)].sort()).toEqual(['/default/cm', 'east/default/cm', 'west/default/cm']);
+    expect([...new Set(providerOnly)].sort()).toEqual(['east/default/cm']);
+  });
+
+  it('applies withEventFilter to every watch and metadataOnly to its watch', async () => {
+    const local = await fleet.member('local-api');
+    const mgr = await managerOn(local);
+    const calls: string[] = [];
+    let sawData = false;
+    controllerManagedBy(mgr).named('filtered').for(configMaps, { metadataOnly: true }, {
+      predicates: [{ create: (e) => { if ('data' in e.object) sawData = true; return true; } }],
+    })
+      .withEventFilter({ create: (e) => e.object.metadata.name !== 'ignored' })
+      .complete(async (req) => { calls.push(key(req)); });
+    start(mgr);
+    await local.cluster.client.create(configMap('ignored', { a: 'b' }));
+    await local.cluster.client.create(configMap('kept', { a: 'b' }));
+    await expect.poll(() => calls).toContain('/default/kept');
+    expect(calls).not.toContain('/default/ignored');
+    expect(sawData).toBe(false);
+  });
+});
