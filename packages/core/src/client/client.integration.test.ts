@@ -139,6 +139,23 @@ describe('ApiClient verbs', () => {
   });
 });
 
+describe('bad input', () => {
+  it('is refused before anything is sent, with an error saying what is wrong', async () => {
+    const before = server.stats().requests;
+    await client.get(cm, { namespace: 'default', name: 'warm-up' }).catch(() => undefined);
+    const sent = server.stats().requests;
+    await expect(client.get(cm, { name: 'x' })).rejects.toThrow(/namespaced, so a namespace is required/);
+    await expect(client.get(cm, { namespace: 'default', name: '' })).rejects.toThrow(/needs a name/);
+    await expect(client.create({ metadata: { name: 'x' } } as KubeObject)).rejects.toThrow(/no apiVersion\/kind/);
+    await expect(client.update({ ...cm, metadata: { namespace: 'default' } })).rejects.toThrow(/no metadata.name/);
+    await expect(client.apply({ ...cm, metadata: { name: 'x', namespace: 'default' } }, { fieldManager: '' })).rejects.toThrow(/needs a fieldManager/);
+    await expect(client.patch(cm, { namespace: 'default', name: 'x' }, { type: 'merge', body: {} }, { force: true })).rejects.toThrow(/only allowed for server-side apply/);
+    await expect(client.patch(cm, { namespace: 'default', name: 'x' }, { type: 'yaml' as never, body: {} })).rejects.toThrow(/unknown patch type/);
+    expect(server.stats().requests).toBe(sent);
+    expect(sent).toBeGreaterThan(before);
+  });
+});
+
 describe('typed errors', () => {
   it('404 NotFound, 409 AlreadyExists, 409 Conflict on a stale resourceVersion, 422 Invalid', async () => {
     await freshNamespace();
