@@ -23,6 +23,10 @@ export class MaxOfRateLimiter<T> implements RateLimiter<T> {
     for (const limiter of this.limiters) limiter.forget(item);
   }
 
+  forgetGroup(group: string): void {
+    for (const limiter of this.limiters) limiter.forgetGroup?.(group);
+  }
+
   numRequeues(item: T): number {
     let n = 0;
     for (const limiter of this.limiters) n = Math.max(n, limiter.numRequeues(item));

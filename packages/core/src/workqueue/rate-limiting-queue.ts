@@ -121,6 +121,7 @@ export class RateLimitingWorkQueue<T> implements RateLimitingQueue<T> {
     this.delayed.removeGroup(group);
     for (const item of this.failing.get(group)?.values() ?? []) this.rateLimiter.forget(item);
     this.failing.delete(group);
+    this.rateLimiter.forgetGroup?.(group);
     this.arm();
   }
 

@@ -2,18 +2,36 @@
 import type { MetricsRecorder } from '../metrics/types.js';
 import { requestKey } from '../reconcile/request.js';
 import type { Request } from '../reconcile/types.js';
+import { BucketRateLimiter } from './bucket-rate-limiter.js';
 import type { Clock } from './clock.js';
-import { defaultControllerRateLimiter } from './default-controller-rate-limiter.js';
+import { ExponentialFailureRateLimiter } from './exponential-failure-rate-limiter.js';
+import { MaxOfRateLimiter } from './max-of-rate-limiter.js';
+import { PerGroupRateLimiter } from './per-group-rate-limiter.js';
 import { newRateLimitingQueue, type RateLimitingWorkQueue } from './rate-limiting-queue.js';
 import type { RateLimiter } from './types.js';
 
 export interface RequestQueueOptions {
   /** The controller's name; labels the queue's metrics. */
   name: string;
-  /** Default: {@link defaultControllerRateLimiter} keyed by {@link requestKey}. */
+  /** Default: {@link requestRateLimiter}. */
   rateLimiter?: RateLimiter<Request>;
   metrics?: MetricsRecorder;
   clock?: Clock;
+}
+
+/**
+ * client-go's default controller rate limiter made fleet-aware: per-request exponential backoff (5 ms → 1000 s) and
+ * a 10 qps / burst 100 token bucket per cluster rather than one for all, so one cluster's retry storm cannot delay
+ * another cluster's retries.
+ */
+export function requestRateLimiter(clock?: Clock): RateLimiter<Request> {
+  return new MaxOfRateLimiter<Request>(
+    new ExponentialFailureRateLimiter<Request>({ baseDelayMs: 5, maxDelayMs: 1_000_000, key: requestKey }),
+    new PerGroupRateLimiter<Request>(
+      (req) => req.clusterName,
+      () => new BucketRateLimiter<Request>({ qps: 10, burst: 100, ...(clock ? { clock } : {}) }),
+    ),
+  );
 }
 
 /** A rate-limiting queue of Requests, grouped (and `dropGroup`-able) by cluster name. */
@@ -23,7 +41,7 @@ export function newRequestQueue(options: RequestQueueOptions): RateLimitingWorkQ
     name: options.name,
     key: requestKey,
     group: (req) => req.clusterName,
-    rateLimiter: options.rateLimiter ?? defaultControllerRateLimiter({ key: requestKey, ...(clock ? { clock } : {}) }),
+    rateLimiter: options.rateLimiter ?? requestRateLimiter(clock),
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(clock ? { clock } : {}),
   });

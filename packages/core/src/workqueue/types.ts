@@ -40,4 +40,6 @@ export interface RateLimiter<T> {
   when(item: T): number;
   forget(item: T): void;
   numRequeues(item: T): number;
+  /** Drops all state kept for a group (a disengaged cluster). Optional: limiters without per-group state omit it. */
+  forgetGroup?(group: string): void;
 }
