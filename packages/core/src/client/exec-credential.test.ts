@@ -152,8 +152,12 @@ describe('exec plugin credentials', () => {
     await expect(get(t)).rejects.toThrow(/did not finish within 300 ms/);
   });
 
-  it('reports a plugin that cannot be started', async () => {
-    const t = transportWith({ command: join(dir, 'missing-plugin') });
-    await expect(get(t)).rejects.toThrow(/could not be started: ENOENT/);
+  it('reports a plugin that cannot be started, with the install hint', async () => {
+    const t = transportWith({ command: join(dir, 'missing-plugin'), installHint: 'install it with: brew install plugin' });
+    await expect(get(t)).rejects.toThrow(/could not be started: ENOENT \(install it with: brew install plugin\)/);
+  });
+
+  it('refuses a plugin that always needs a terminal', () => {
+    expect(() => transportWith({ interactiveMode: 'Always' })).toThrow(/needs an interactive terminal/);
   });
 });

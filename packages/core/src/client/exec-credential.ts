@@ -15,6 +15,10 @@ export interface ExecConfig {
   env?: Array<{ name: string; value: string }>;
   apiVersion?: string;
   provideClusterInfo?: boolean;
+  /** `Never`, `IfAvailable` or `Always`; a controller has no terminal, so `Always` cannot work. */
+  interactiveMode?: string;
+  /** Shown when the command is missing (written by the kubeconfig's author, e.g. how to install the plugin). */
+  installHint?: string;
 }
 
 /** What a plugin returns that a request needs: a bearer token and/or a client certificate. */
@@ -63,6 +67,9 @@ export class ExecCredentialSource {
   ) {
     if (typeof exec?.command !== 'string' || exec.command === '') {
       throw new CredentialError('the kubeconfig exec plugin has no command');
+    }
+    if (exec.interactiveMode === 'Always') {
+      throw new CredentialError(`exec plugin ${JSON.stringify(exec.command)} needs an interactive terminal (interactiveMode: Always), which a controller does not have`);
     }
     this.timeoutMs = options.timeoutMs ?? 60_000;
     this.expirySkewMs = options.expirySkewMs ?? 10_000;
@@ -143,7 +150,11 @@ export class ExecCredentialSource {
         clearTimeout(timer);
         const fail = (why: string, cause?: unknown) =>
           reject(new CredentialError(`exec plugin ${JSON.stringify(command)} ${why}`, cause ? { cause } : undefined));
-        if (spawnError) return fail(`could not be started: ${(spawnError as NodeJS.ErrnoException).code ?? spawnError.message}`);
+        if (spawnError) {
+          const code = (spawnError as NodeJS.ErrnoException).code ?? spawnError.message;
+          const hint = code === 'ENOENT' && this.exec.installHint ? ` (${this.exec.installHint.trim().slice(0, 300)})` : '';
+          return fail(`could not be started: ${code}${hint}`);
+        }
         if (timedOut) return fail(`did not finish within ${this.timeoutMs} ms`);
         if (tooLarge) return fail(`printed more than ${this.maxOutputBytes} bytes`);
         if (code !== 0) return fail(`exited with ${sig ? `signal ${sig}` : `code ${code}`}`);
