@@ -1,10 +1,11 @@
 /**
  * A control-plane child process (etcd or kube-apiserver) that is always reaped: its output is drained into a
- * bounded tail kept for error messages, stop() sends SIGTERM then SIGKILL after a grace period, and a process
- * exit of the test runner SIGKILLs it.
+ * bounded tail kept for error messages, stop() sends SIGTERM then SIGKILL after a grace period, and the end of
+ * the test runner SIGKILLs it (an 'exit' handler, and on Linux the parent-death signal for hard kills).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { onProcessExit } from './exit-cleanup.js';
+import { dieWithParent } from './parent-death.js';
 import { ProcessExitedError, ProcessStopError } from './errors.js';
 
 /** How a process ended. */
@@ -41,7 +42,8 @@ export class ManagedProcess {
   private constructor(options: ManagedProcessOptions) {
     this.component = options.component;
     this.tailBytes = options.tailBytes ?? defaultTailBytes;
-    this.child = spawn(options.command, [...options.args], {
+    const { command, args } = dieWithParent(options.command, options.args);
+    this.child = spawn(command, args, {
       cwd: options.cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
