@@ -22,7 +22,7 @@ export type {
   Client, DeleteOptions, ListMeta, ListOptions, ObjectList, Patch, PatchOptions, PatchType, Reader, RequestOptions,
   ResourceMapping, RESTMapper, WriteOptions, Writer,
 } from './client/types.js';
-export type { ClientTransport } from './client/client.js';
+export type { ApiClientOptions, ClientTransport } from './client/client.js';
 export { ApiClient } from './client/client.js';
 export type { DiscoveryTransport } from './client/rest-mapper.js';
 export { DiscoveryRESTMapper } from './client/rest-mapper.js';
