@@ -1,0 +1,174 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import { KubeHttpClient } from '../conformance/http-client.js';
+import type { ApiServer } from './api-server.js';
+import { startApiServer } from './api-server.js';
+import { startFleet } from '../fleet.js';
+import { InvalidOptionsError, ServerStateError } from '../errors.js';
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const fn of cleanups.splice(0).reverse()) await fn();
+});
+
+async function start(opts: Parameters<typeof startApiServer>[0] = {}): Promise<{ server: ApiServer; client: KubeHttpClient }> {
+  const server = await startApiServer(opts);
+  const client = new KubeHttpClient(server.kubeconfig());
+  cleanups.push(() => server.close(), () => client.close());
+  return { server, client };
+}
+
+const cm = (name: string) => ({ metadata: { name }, data: { a: 'b' } });
+
+describe('ApiServer lifecycle', () => {
+  test('stop() refuses connections; restart() serves the same state on the same port', async () => {
+    const { server, client } = await start();
+    const port = server.port;
+    expect((await client.post('/api/v1/namespaces/default/configmaps', cm('kept'))).status).toBe(201);
+    await server.stop();
+    await expect(client.get('/api/v1/namespaces/default/configmaps/kept')).rejects.toThrow(/ECONNREFUSED|socket hang up|ECONNRESET/);
+    await server.restart();
+    expect(server.port).toBe(port);
+    const got = await client.get('/api/v1/namespaces/default/configmaps/kept');
+    expect(got.status).toBe(200);
+    expect(got.body.data).toEqual({ a: 'b' });
+  });
+
+  test('stop() ends open watches cleanly instead of hanging', async () => {
+    const { server, client } = await start();
+    const w = await client.watch('/api/v1/namespaces/default/configmaps', { resourceVersion: '1' });
+    expect(server.stats().openWatches).toBe(1);
+    await server.stop();
+    await w.waitForEnd(5000);
+    expect(server.stats().openWatches).toBe(0);
+  });
+
+  test('close() is idempotent and restart() after close() is refused', async () => {
+    const { server } = await start();
+    await server.close();
+    await server.close();
+    await expect(server.restart()).rejects.toBeInstanceOf(ServerStateError);
+  });
+
+  test('a port in use is a ServerListenError', async () => {
+    const { server } = await start();
+    await expect(startApiServer({ port: server.port })).rejects.toMatchObject({ name: 'ServerListenError', retryable: true });
+  });
+
+  test('bad options are refused with InvalidOptionsError', async () => {
+    await expect(startApiServer({ port: -1 })).rejects.toBeInstanceOf(InvalidOptionsError);
+    await expect(startApiServer({ defaultWatchTimeoutSeconds: 0 })).rejects.toBeInstanceOf(InvalidOptionsError);
+    const { server } = await start();
+    expect(() => server.faults.setLatency(-5)).toThrow(InvalidOptionsError);
+    expect(() => server.faults.failNextWatch(200)).toThrow(InvalidOptionsError);
+    expect(() => server.kubeconfig({ user: { token: '' } })).toThrow(InvalidOptionsError);
+  });
+});
+
+describe('ApiServer stats and faults', () => {
+  test('stats() counts TLS connections, so connection reuse is visible', async () => {
+    const { server, client } = await start();
+    const before = server.stats();
+    for (let i = 0; i < 5; i++) expect((await client.get('/api/v1/namespaces')).status).toBe(200);
+    const after = server.stats();
+    expect(after.requests - before.requests).toBe(5);
+    expect(after.connections - before.connections).toBe(1);
+  });
+
+  test('setLatency delays every request', async () => {
+    const { server, client } = await start();
+    server.faults.setLatency(200);
+    const t0 = performance.now();
+    expect((await client.get('/api/v1/namespaces')).status).toBe(200);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(190);
+    server.faults.setLatency(0);
+  });
+
+  test('failNextWatch with another code sends that code in the ERROR event', async () => {
+    const { server, client } = await start();
+    server.faults.failNextWatch(500);
+    const w = await client.watch('/api/v1/namespaces');
+    const events = await w.waitForEnd();
+    expect(events).toEqual([{ type: 'ERROR', object: expect.objectContaining({ code: 500, reason: 'InternalError' }) }]);
+  });
+});
+
+describe('watch timing', () => {
+  test('bookmarks arrive periodically and just before the server-side timeout', async () => {
+    const { client } = await start({ bookmarkIntervalMs: 100 });
+    const list = await client.get('/api/v1/namespaces/default/configmaps');
+    const w = await client.watch('/api/v1/namespaces/default/configmaps', { resourceVersion: list.body.metadata.resourceVersion, allowWatchBookmarks: 'true', timeoutSeconds: 1 });
+    const events = await w.waitForEnd(5000);
+    expect(events.length).toBeGreaterThanOrEqual(3);
+    for (const e of events) {
+      expect(e.type).toBe('BOOKMARK');
+      expect(e.object).toEqual({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: list.body.metadata.resourceVersion } });
+    }
+  });
+
+  test('without allowWatchBookmarks no BOOKMARK is sent; the default timeout ends the watch', async () => {
+    const { client } = await start({ bookmarkIntervalMs: 50, defaultWatchTimeoutSeconds: 1 });
+    const w = await client.watch('/api/v1/namespaces/default/configmaps', { resourceVersion: '1' });
+    expect(await w.waitForEnd(5000)).toEqual([]);
+    expect(w.broken).toBe(false);
+  });
+});
+
+describe('namespaces', () => {
+  test('PUT /finalize removing the kubernetes finalizer deletes a terminating namespace', async () => {
+    const { client } = await start();
+    await client.post('/api/v1/namespaces', { metadata: { name: 'fin' } });
+    await client.delete('/api/v1/namespaces/fin');
+    const ns = (await client.get('/api/v1/namespaces/fin')).body;
+    expect(ns.status.phase).toBe('Terminating');
+    const res = await client.put('/api/v1/namespaces/fin/finalize', { ...ns, spec: { finalizers: [] } });
+    expect(res.status).toBe(200);
+    expect((await client.get('/api/v1/namespaces/fin')).status).toBe(404);
+  });
+
+  test('with namespaceController the namespace and its contents go away', async () => {
+    const { client } = await start({ namespaceController: true });
+    await client.post('/api/v1/namespaces', { metadata: { name: 'gone' } });
+    await client.post('/api/v1/namespaces/gone/configmaps', cm('a'));
+    await client.post('/api/v1/namespaces/gone/configmaps', { metadata: { name: 'held', finalizers: ['example.com/x'] } });
+    await client.delete('/api/v1/namespaces/gone');
+    await expect.poll(async () => (await client.get('/api/v1/namespaces/gone/configmaps/a')).status).toBe(404);
+    // The finalizer holds the namespace until someone removes it.
+    expect((await client.get('/api/v1/namespaces/gone')).status).toBe(200);
+    await client.patch('/api/v1/namespaces/gone/configmaps/held', 'application/merge-patch+json', { metadata: { finalizers: null } });
+    await expect.poll(async () => (await client.get('/api/v1/namespaces/gone')).status).toBe(404);
+  });
+});
+
+describe('fleet', () => {
+  test('a fleet of 100 servers starts, serves and closes', async () => {
+    const t0 = performance.now();
+    const fleet = await startFleet(100);
+    cleanups.push(() => fleet.close());
+    expect(fleet.servers).toHaveLength(100);
+    expect(new Set(fleet.servers.map((s) => s.port)).size).toBe(100);
+    expect(fleet.servers[7]!.name).toBe('cluster-7');
+    const client = new KubeHttpClient(fleet.servers[99]!.kubeconfig());
+    cleanups.push(() => client.close());
+    expect((await client.get('/api/v1/namespaces/default')).status).toBe(200);
+    // Generous bound: the point is that certificates are shared, not generated 100 times.
+    expect(performance.now() - t0).toBeLessThan(20_000);
+  });
+
+  test('a bad size is refused', async () => {
+    await expect(startFleet(-1)).rejects.toBeInstanceOf(InvalidOptionsError);
+  });
+});
+
+describe('kubeconfig', () => {
+  test('token user kubeconfig authenticates as that user once the token is registered', async () => {
+    const { server } = await start({ tokens: { 'seed-token': 'bob' } });
+    const seeded = new KubeHttpClient(server.kubeconfig({ user: { token: 'seed-token' } }));
+    cleanups.push(() => seeded.close());
+    expect((await seeded.get('/api/v1/namespaces')).status).toBe(200);
+    const yaml = server.kubeconfig({ contextName: 'ctx', namespace: 'team' });
+    expect(yaml).toContain('current-context: ctx');
+    expect(yaml).toContain('namespace: team');
+    expect(yaml).toContain('client-certificate-data:');
+    expect(yaml).not.toContain('seed-token');
+  });
+});
