@@ -1,5 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ClusterNotFoundError } from '@multicluster-runtime/core';
@@ -225,6 +225,52 @@ describe('KubeconfigFileProvider', () => {
     const { aware } = start([file, join(d, 'sub', '*.kubeconfig')]);
     await writeFile(file, members[0]!.kubeconfig());
     await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual([`${file}+${ctx(members[0]!)}`]);
+  });
+
+  test('follows a Kubernetes-style mounted Secret whose ..data symlink is swapped atomically', async () => {
+    const d = freshDir();
+    const version = async (tag: string, server: ApiServer) => {
+      await mkdir(join(d, `..${tag}`));
+      await writeFile(join(d, `..${tag}`, 'kubeconfig'), server.kubeconfig({ contextName: 'mounted' }));
+    };
+    await version('v1', members[0]!);
+    await symlink(`..v1`, join(d, '..data'));
+    await symlink('..data/kubeconfig', join(d, 'kubeconfig'));
+    const { aware } = start([d]);
+    const name = `${join(d, 'kubeconfig')}+mounted`;
+    await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual([name]);
+    const first = aware.current(name)!;
+
+    // What the kubelet's atomic writer does: new version folder, new link, rename over ..data, drop the old folder.
+    await version('v2', members[1]!);
+    await symlink('..v2', join(d, '..data_tmp'));
+    await rename(join(d, '..data_tmp'), join(d, '..data'));
+    await rm(join(d, '..v1'), { recursive: true });
+    await expect.poll(() => (aware.current(name)?.cluster as KubeCluster | undefined)?.server, { timeout: 10_000 }).toBe(members[1]!.url);
+    expect(first.signal.aborted).toBe(true);
+    expect(aware.live()).toEqual([name]);
+  });
+
+  test('flapping files leave no sockets or timers behind', async () => {
+    const d = freshDir();
+    const file = join(d, 'flap.yaml');
+    const name = `${file}+${ctx(members[0]!)}`;
+    const openHandles = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap' || r === 'TLSWrap' || r === 'Timeout').length;
+    const before = openHandles();
+    const { aware, stop } = start([d], { debounceMs: 10 });
+    for (let i = 0; i < 27; i++) {
+      await writeFile(file, members[i % 2]!.kubeconfig({ contextName: ctx(members[0]!) }));
+      await expect.poll(() => (aware.current(name)?.cluster as KubeCluster | undefined)?.server, { timeout: 10_000 }).toBe(members[i % 2]!.url);
+      if (i % 5 === 4) {
+        await rm(file);
+        await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual([]);
+      }
+    }
+    expect(aware.live()).toEqual([name]); // stopping while engaged
+    await stop();
+    expect(aware.live()).toEqual([]);
+    // Every cluster's connection pool is closed; the servers' ends close as the FINs arrive.
+    await expect.poll(openHandles, { timeout: 10_000 }).toBeLessThanOrEqual(before);
   });
 
   test('stopping disengages everything and stops watching', async () => {

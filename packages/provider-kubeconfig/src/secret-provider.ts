@@ -11,7 +11,7 @@ import {
   ProviderAlreadyStartedError, parseLabelSelector, silentLogger, whenAborted,
 } from '@multicluster-runtime/core';
 import type {
-  Aware, Cluster, ClusterName, IndexerFunc, KubeObject, KubeconfigPolicy, LabelSelector, Logger, ObjectKind,
+  Aware, Cluster, ClusterName, IndexerFunc, InformerLease, KubeObject, KubeconfigPolicy, LabelSelector, Logger, ObjectKind,
   ProviderRunnable,
 } from '@multicluster-runtime/core';
 import { ClusterEngager, type ClusterConnectionOptions } from './cluster-engager.js';
@@ -91,8 +91,14 @@ export class KubeconfigSecretProvider implements ProviderRunnable {
       );
     }
     if (signal.aborted) return;
+    let lease: InformerLease<SecretObject>;
+    try {
+      lease = await host.cache.acquireInformer<SecretObject>(secretKind, { signal });
+    } catch (err) {
+      if (signal.aborted) return; // stopped while the informer was being set up
+      throw err;
+    }
     this.engager.begin(aware, signal);
-    const lease = await host.cache.acquireInformer<SecretObject>(secretKind, { signal });
     const registration = lease.informer.addEventHandler({
       onAdd: (secret) => this.observe(secret),
       onUpdate: (_old, secret) => this.observe(secret),
