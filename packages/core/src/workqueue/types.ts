@@ -8,14 +8,20 @@ export interface Queue<T> {
   add(item: T): void;
   /** Items waiting (not counting items being processed or delayed). */
   len(): number;
-  /** The next item, waiting for one if the queue is empty; undefined once the queue shuts down. */
+  /**
+   * The next item, waiting for one if the queue is empty; undefined once the queue shuts down or `signal` aborts
+   * (an aborted call takes no item, so nothing is lost).
+   */
   get(signal?: AbortSignal): Promise<T | undefined>;
   /** Marks processing finished; the item becomes available again if it was added meanwhile. */
   done(item: T): void;
   /** Stops handing out items; waiting `get` calls resolve undefined. Items waiting are abandoned. */
   shutDown(): void;
-  /** Stops accepting items and resolves once every item being processed is done. */
-  shutDownWithDrain(): Promise<void>;
+  /**
+   * Stops accepting items and resolves once every item being processed is done, or as soon as `signal` aborts
+   * (abandoning what is still in flight).
+   */
+  shutDownWithDrain(signal?: AbortSignal): Promise<void>;
   isShuttingDown(): boolean;
 }
 
