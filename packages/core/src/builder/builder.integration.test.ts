@@ -12,6 +12,7 @@ import { newManager, type MultiClusterManager } from '../manager/manager.js';
 import type { Aware, ClusterName, ProviderRunnable } from '../multicluster/types.js';
 import type { KubeObject } from '../object/types.js';
 import { ClusterSet } from '../providers/clusters/cluster-set.js';
+import { ClusterNotFoundError } from '../multicluster/errors.js';
 import type { Request } from '../reconcile/types.js';
 import { controllerManagedBy } from './builder.js';
 
@@ -118,5 +119,24 @@ describe('builder over API servers', () => {
     await expect.poll(() => calls).toContain('/default/kept');
     expect(calls).not.toContain('/default/ignored');
     expect(sawData).toBe(false);
+  });
+
+  it('drops requests whose cluster is gone by default, and retries them with the wrapper off', async () => {
+    const local = await fleet.member('local-api');
+    const mgr = await managerOn(local);
+    const wrapped: string[] = [];
+    const unwrapped: string[] = [];
+    const gone = async (calls: string[], req: Request) => {
+      calls.push(key(req));
+      await mgr.getCluster('vanished');
+    };
+    controllerManagedBy(mgr).named('wrapped').for(configMaps).complete((req) => gone(wrapped, req));
+    controllerManagedBy(mgr).named('unwrapped').for(configMaps).withClusterNotFoundWrapper(false)
+      .complete((req) => gone(unwrapped, req));
+    start(mgr);
+    await local.cluster.client.create(configMap('x'));
+    await expect.poll(() => unwrapped.length).toBeGreaterThanOrEqual(4);
+    expect(wrapped).toEqual(['/default/x']);
+    await expect(mgr.getCluster('vanished')).rejects.toBeInstanceOf(ClusterNotFoundError);
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { silentLogger } from '../log/logger.js';
+import { createLogger, silentLogger, type LogFields } from '../log/logger.js';
 import type { MetricsRecorder, ReconcileOutcome } from '../metrics/types.js';
 import { ClusterNotFoundError } from '../multicluster/errors.js';
 import { ScriptedCluster } from '../providers/clusters/scripted-cluster.test-util.js';
@@ -371,6 +371,31 @@ describe('reconcile results and errors', () => {
     stop.abort();
     await done;
     expect(finished).toBe(true);
+  });
+});
+
+describe('reconcile context', () => {
+  it('logs with controller, cluster, namespace and name, and names the failure', async () => {
+    const records: { msg: string; fields: LogFields }[] = [];
+    const logger = createLogger({ sink: (_l, msg, fields) => records.push({ msg, fields }), level: 'debug' });
+    const c = newController('ctx', {
+      logger,
+      reconciler: async (_req, ctx) => {
+        ctx.log.info('inside');
+        throw new TerminalError('cannot fix');
+      },
+    });
+    const src = new ScriptedSource();
+    c.multiClusterWatch(src);
+    run(c);
+    await c.engage(new AbortController().signal, 'east', new ScriptedCluster('east'));
+    src.emit('east', { namespace: 'ns', name: 'obj' });
+    await vi.waitFor(() => expect(records.map((r) => r.msg)).toContain('reconcile failed with a terminal error; not retrying'));
+    const inside = records.find((r) => r.msg === 'inside')!;
+    expect(inside.fields).toMatchObject({ controller: 'ctx', cluster: 'east', namespace: 'ns', name: 'obj' });
+    expect(inside.fields['reconcileID']).toEqual(expect.any(String));
+    const failure = records.find((r) => r.msg.startsWith('reconcile failed'))!;
+    expect(failure.fields).toMatchObject({ controller: 'ctx', cluster: 'east', name: 'obj', error: 'cannot fix', errorName: 'TerminalError' });
   });
 });
 
