@@ -286,6 +286,25 @@ describe('Transport.watch', () => {
     await expect.poll(() => open).toBe(0);
   });
 
+  it('frees a watch that was opened but never iterated, when its signal aborts or the server drops it', async () => {
+    let open = 0;
+    const sockets = new Set<import('node:net').Socket>();
+    const { transport } = await serve((req, res) => {
+      open++;
+      sockets.add(req.socket);
+      req.socket.on('close', () => open--);
+      res.writeHead(200);
+      res.write(JSON.stringify(events[0]) + '\n');
+    });
+    const ac = new AbortController();
+    await transport.watch({ path: '/w', signal: ac.signal });
+    await transport.watch({ path: '/w', signal: new AbortController().signal });
+    await expect.poll(() => open).toBe(2);
+    ac.abort();
+    for (const s of sockets) if (s !== [...sockets][0]) s.destroy();
+    await expect.poll(() => open).toBe(0);
+  });
+
   it('fails with a timeout TransportError when the stream goes idle', async () => {
     const { transport } = await serve((_req, res) => {
       res.writeHead(200);

@@ -207,6 +207,9 @@ export class Transport {
       throw apiError(statusCode, text, headers, description);
     }
     body.setEncoding('utf8');
+    // A stream that breaks before (or without) anyone iterating must not become an uncaught 'error' event;
+    // iteration still sees the error through its own listener.
+    body.on('error', () => undefined);
     const userSignal = req.signal;
     const self = this;
     return (async function* events(): AsyncGenerator<WatchEvent> {
