@@ -117,11 +117,6 @@ export class ClusterEngager {
     if (this.run) this.enqueue(slot);
   }
 
-  /** Names the engager was told about (engaged or not), sorted. */
-  known(): ClusterName[] {
-    return [...this.slots.keys()].sort();
-  }
-
   status(name: ClusterName): ClusterStatus | undefined {
     return this.slots.get(name)?.status;
   }
@@ -143,15 +138,6 @@ export class ClusterEngager {
 
   indexField(kind: ObjectKind, field: string, extract: IndexerFunc): Promise<void> {
     return this.set.indexField(kind, field, extract);
-  }
-
-  /** Resolves once no work is queued or running for any name (retries may still be scheduled). */
-  async settled(): Promise<void> {
-    for (;;) {
-      const chains = [...this.slots.values()].map((s) => s.chain);
-      await Promise.all(chains);
-      if ([...this.slots.values()].every((s) => !s.queued && !s.attempt)) return;
-    }
   }
 
   /** Aborts attempts, cancels retries, waits for running work, then stops and disengages every cluster. */
