@@ -126,8 +126,8 @@ export type { BuilderControllerOptions } from './builder/builder.js';
 export { Builder, controllerManagedBy } from './builder/builder.js';
 export type { EngageOptions, OwnsOptions, WatchOptions } from './builder/options.js';
 export {
-  AlreadyBuiltError, BuilderError, ForCalledTwiceError, MissingNameError, MissingReconcilerError, NoWatchesError,
-  OwnsWithoutForError, WatchEngagesNothingError,
+  AlreadyBuiltError, BuilderError, DuplicateControllerNameError, ForCalledTwiceError, MissingNameError, MissingReconcilerError,
+  NoWatchesError, OwnsWithoutForError, WatchEngagesNothingError,
 } from './builder/errors.js';
 
 export type { KubeconfigCapability, KubeconfigPolicy, KubeconfigViolation, LoadKubeconfigOptions } from './kubeconfig/untrusted.js';

@@ -7,7 +7,7 @@ import { ScriptedCluster } from '../providers/clusters/scripted-cluster.test-uti
 import type { Predicate } from '../predicate/types.js';
 import { controllerManagedBy } from './builder.js';
 import {
-  AlreadyBuiltError, ForCalledTwiceError, MissingNameError, MissingReconcilerError, NoWatchesError, OwnsWithoutForError,
+  AlreadyBuiltError, DuplicateControllerNameError, ForCalledTwiceError, MissingNameError, MissingReconcilerError, NoWatchesError, OwnsWithoutForError,
   WatchEngagesNothingError,
 } from './errors.js';
 import { mergeWatchOptions, resolveEngagement } from './options.js';
@@ -49,10 +49,13 @@ describe('builder errors', () => {
     expect(() => b.complete(reconcile)).toThrow(AlreadyBuiltError);
   });
 
-  it('names the controller after the for() kind in lower case and adds it to the manager', () => {
+  it('names the controller after the for() kind in lower case, and refuses a second controller of that name', () => {
     const m = mgr();
     const c = controllerManagedBy(m).for(configMaps).build({ reconcile });
     expect(c.name).toBe('configmap');
+    expect(() => controllerManagedBy(m).for(configMaps).complete(reconcile)).toThrow(DuplicateControllerNameError);
+    expect(controllerManagedBy(m).named('configmap-2').for(configMaps).build(reconcile).name).toBe('configmap-2');
+    expect(controllerManagedBy(mgr()).for(configMaps).build(reconcile).name).toBe('configmap');
   });
 });
 

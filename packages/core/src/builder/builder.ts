@@ -18,13 +18,16 @@ import type { ReconcileFunc, Reconciler } from '../reconcile/types.js';
 import { kind } from '../source/kind.js';
 import type { Source } from '../source/types.js';
 import {
-  AlreadyBuiltError, ForCalledTwiceError, MissingNameError, MissingReconcilerError, NoWatchesError, OwnsWithoutForError,
+  AlreadyBuiltError, DuplicateControllerNameError, ForCalledTwiceError, MissingNameError, MissingReconcilerError, NoWatchesError, OwnsWithoutForError,
   WatchEngagesNothingError,
 } from './errors.js';
 import { mergeWatchOptions, resolveEngagement, type OwnsOptions, type WatchOptions } from './options.js';
 
 /** Controller options the builder passes through (the reconciler comes from `complete`). */
 export type BuilderControllerOptions = Omit<ControllerOptions, 'reconciler' | 'onClusterNotFound' | 'metrics'>;
+
+/** Controller names taken per manager: a second controller of the same kind must be named explicitly. */
+const namesByManager = new WeakMap<Manager, Set<string>>();
 
 interface WatchSpec {
   readonly what: string;
@@ -114,6 +117,8 @@ export class Builder {
     const name = this.name ?? this.forSpec?.objectKind.kind.toLowerCase();
     if (!name) throw new MissingNameError();
     if (this.built) throw new AlreadyBuiltError(name);
+    const taken = namesByManager.get(this.mgr) ?? new Set<string>();
+    if (taken.has(name)) throw new DuplicateControllerNameError(name);
     const forSpec = this.forSpec;
     const [firstOwned] = this.owned;
     if (firstOwned && !forSpec) throw new OwnsWithoutForError(kindKey(firstOwned.objectKind));
@@ -146,6 +151,8 @@ export class Builder {
     for (const raw of this.rawSources) controller.watch(raw);
     this.built = true;
     this.mgr.add(controller);
+    taken.add(name);
+    namesByManager.set(this.mgr, taken);
     return controller;
   }
 

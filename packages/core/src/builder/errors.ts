@@ -15,6 +15,14 @@ export class ForCalledTwiceError extends BuilderError {
   }
 }
 
+/** Another controller of the same manager has this name (names label logs and metrics, so they must be unique). */
+export class DuplicateControllerNameError extends BuilderError {
+  override readonly name = 'DuplicateControllerNameError';
+  constructor(controller: string) {
+    super(`a controller named ${JSON.stringify(controller)} was already built for this manager; give this one another name with named()`);
+  }
+}
+
 /** Neither `for()` nor `named()` gave the controller a name. */
 export class MissingNameError extends BuilderError {
   override readonly name = 'MissingNameError';

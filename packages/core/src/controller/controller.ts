@@ -150,6 +150,8 @@ export class Controller implements Runnable, Aware {
     try {
       await this.startSources(eng);
     } catch (err) {
+      // Replaced or disengaged meanwhile: the failure concerns an engagement nobody waits for any more.
+      if (!eng.live) return;
       eng.end('failed');
       throw new ControllerEngageFailedError(this.name, name, err);
     }
