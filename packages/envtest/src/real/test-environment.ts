@@ -4,7 +4,7 @@
  * aborted start, and stop(), leave no process and no folder behind.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { startEtcd, type RunningEtcd } from './etcd.js';
 import { ProcessExitedError, TestEnvironmentOptionsError, TestEnvironmentStoppedError } from './errors.js';
 import { onProcessExit } from './exit-cleanup.js';
 import { attachedOutputFromEnv, timeoutsFromEnv } from './controller-runtime-env.js';
+import { createEnvironmentFolder, sweepAbandonedFolders } from './environment-folder.js';
 import { checkCrds, installCrds } from './install-crds.js';
 import { startKubeApiServer, type AuthorizationMode, type RunningKubeApiServer } from './kube-apiserver.js';
 import { renderKubeconfig, type KubeconfigOptions } from '../kubeconfig.js';
@@ -95,6 +96,7 @@ export async function startTestEnvironment(options: TestEnvironmentOptions = {})
   const adminToken = randomBytes(24).toString('base64url');
   const tokenFile = renderTokenFile([{ token: adminToken, user: 'admin', groups: ['system:masters'] }, ...(options.tokens ?? [])]);
   const assets = await resolveAssets(options.assetsDir);
+  await sweepAbandonedFolders(options.tmpDir ?? tmpdir());
   const pki = await createControlPlanePki();
   for (let attempt = 1; ; attempt++) {
     try {
@@ -120,7 +122,7 @@ interface StartInput {
 
 async function startOnce(input: StartInput): Promise<TestEnvironment> {
   const { options, assets, pki, timeoutMs, stopGraceMs, onOutput } = input;
-  const dir = await mkdtemp(join(options.tmpDir ?? tmpdir(), 'mcr-envtest-'));
+  const dir = await createEnvironmentFolder(options.tmpDir ?? tmpdir());
   const unregisterDirCleanup = onProcessExit(() => rmSync(dir, { recursive: true, force: true }));
   const apiServerDir = join(dir, 'kube-apiserver');
   // Aborted by stop(), so a restart still starting does not outlive the environment.
