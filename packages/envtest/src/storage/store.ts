@@ -140,7 +140,7 @@ export class Store {
     const out: { sortKey: string; object: StoredObject }[] = [];
     for (const [sortKey, object] of byKey) {
       if (prefix !== undefined && !sortKey.startsWith(prefix)) continue;
-      if (prefix === undefined && scope.namespace !== undefined && (object.metadata.namespace ?? '') !== scope.namespace) continue;
+      if (prefix === undefined && scope.namespace !== undefined && !sortKey.includes(`\u0000${scope.namespace}/`)) continue;
       out.push({ sortKey, object });
     }
     return out.sort((a, b) => compare(a.sortKey, b.sortKey));
