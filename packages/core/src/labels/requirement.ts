@@ -103,8 +103,9 @@ export function requirementMatches(r: Requirement, labels: Readonly<Record<strin
     case '>':
     case '<': {
       if (value === undefined || !INTEGER.test(value)) return false;
-      const have = Number(value);
-      const want = Number(r.values[0]);
+      // BigInt: label values are int64 in Kubernetes, beyond what a double holds exactly.
+      const have = BigInt(value);
+      const want = BigInt(r.values[0]!);
       return r.operator === '>' ? have > want : have < want;
     }
   }

@@ -3,7 +3,7 @@ import { LabelSelectorError } from './errors.js';
 import { everythingSelector, labelSelectorFromObject, parseLabelSelector } from './selector.js';
 
 describe('parseLabelSelector (string grammar)', () => {
-  const labels = { app: 'web', tier: 'front', version: '3', empty: '' };
+  const labels = { app: 'web', tier: 'front', version: '3', empty: '', big: '9007199254740993', neg: '-5' };
 
   it.each([
     ['', true],
@@ -32,6 +32,10 @@ describe('parseLabelSelector (string grammar)', () => {
     ['version>2', true],
     ['version<3', false],
     ['app>1', false],
+    ['big>9007199254740992', true],
+    ['big<9007199254740993', false],
+    ['neg<-1', true],
+    ['neg>+0', false],
     ['example.com/role!=x', true],
     ['app=web,app!=db', true],
   ])('%j matches %j', (selector, want) => {
