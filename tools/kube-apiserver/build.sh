@@ -33,8 +33,11 @@ up_to_date() {
 }
 
 # Concurrent callers (parallel CI jobs, several test runs) wait for one build instead of racing on the folder.
-exec 9>"$out/.lock"
-flock 9
+# Without flock (macOS) the renames below still keep readers from seeing half-written binaries.
+if command -v flock >/dev/null; then
+  exec 9>"$out/.lock"
+  flock 9
+fi
 
 if [[ "${MCR_ASSETS_FORCE:-0}" != 1 ]] && up_to_date; then
   echo "build.sh: $out is up to date ($k8s_version)" >&2
