@@ -346,15 +346,15 @@ export class MultiClusterManager implements Manager {
     const term = await campaign;
     const runnablesStopped = await settleWithin([...this.running.values()].map((r) => r.done), remaining());
     const stillRunning = [...this.running.values()].filter((_r, i) => !runnablesStopped.settled[i]).map((r) => r.name);
+    if (term) {
+      // Hand over at once only if no leader work is still running; otherwise let the Lease expire, so two leaders
+      // never overlap. Released before the local cluster stops, because the release is written through its client.
+      if (stillRunning.length === 0) await term.release();
+      else this.logger.warn('not releasing the leader Lease: runnables are still running; it will expire', { stillRunning });
+    }
     run.cluster.abort();
     const localStopped = await settleWithin([localDone], remaining());
     if (!localStopped.all) stillRunning.push('local cluster');
-
-    if (term) {
-      // Hand over at once only if nothing is still running; otherwise let the Lease expire, so two leaders never overlap.
-      if (stillRunning.length === 0) await term.release();
-      else this.logger.warn('not releasing the leader Lease: runnables are still running; it will expire');
-    }
     run.stopRequested.dispose();
     await this.closeProbeServers();
     this.state = 'stopped';
