@@ -50,7 +50,7 @@ export class RateLimitingWorkQueue<T> implements RateLimitingQueue<T> {
     this.metrics = options.metrics ?? noopMetrics;
     this.clock = options.clock ?? systemClock;
     this.rateLimiter = options.rateLimiter ?? defaultControllerRateLimiter({ key: options.key, clock: this.clock });
-    this.queue = new FairQueue<T>({ ...options, group: this.groupOf, metrics: this.metrics, clock: this.clock });
+    this.queue = new FairQueue<T>({ name: this.name, key: this.keyOf, group: this.groupOf, metrics: this.metrics, clock: this.clock });
   }
 
   add(item: T): void {
