@@ -7,6 +7,8 @@ import type { Aware, ClusterName } from '../multicluster/types.js';
 import type { Cluster } from '../cluster/types.js';
 import { ClusterSet } from '../providers/clusters/cluster-set.js';
 import { RecordingAware, ScriptedCluster } from '../providers/clusters/scripted-cluster.test-util.js';
+import { LeaderElectionLostError } from '../leaderelection/errors.js';
+import { LeaseStore } from '../leaderelection/lease-store.test-util.js';
 import { whenAborted } from './abort.js';
 import {
   EngageFailedError, GracefulShutdownTimeoutError, ManagerAlreadyStartedError, ManagerConfigError, ManagerStoppedError,
@@ -282,5 +284,58 @@ describe('manager lifecycle', () => {
     expect(mgr.addresses().healthProbe).toBeUndefined();
     ac.abort();
     await running;
+  });
+
+  it('stops with the provider\'s error when the provider fails', async () => {
+    const failing = Object.assign(new FleetProvider(), { start: async () => { throw new Error('discovery broke'); } });
+    const { mgr, local } = manager(failing);
+    const err = await mgr.start(stopper().signal).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RunnableFailedError);
+    expect((err as RunnableFailedError).runnable).toBe('provider');
+    expect(local.running).toBe(false);
+  });
+});
+
+describe('manager leader election', () => {
+  const le = { enabled: true, namespace: 'kube-system', name: 'ctrl', leaseDurationMs: 1000, renewDeadlineMs: 600, retryPeriodMs: 100 };
+
+  it('runs leader-only work only once elected, other runnables at once, and stops when leadership is lost', async () => {
+    const store = new LeaseStore();
+    // Another replica holds the Lease and keeps renewing it.
+    const other = newManager(config, undefined, {
+      localCluster: new ScriptedCluster('o', { client: store.client().asClient() }), logger: silentLogger,
+      leaderElection: { ...le, id: 'other' },
+    });
+    const otherStop = stopper();
+    const otherRun = other.start(otherStop.signal);
+    await other.elected();
+
+    const events: string[] = [];
+    const view = store.client();
+    const p = new FleetProvider(events);
+    const mgr = newManager(config, p, {
+      localCluster: new ScriptedCluster('l', { client: view.asClient() }), logger: silentLogger, leaderElection: { ...le, id: 'me' },
+    });
+    const ctrl = new Recorder('ctrl', events);
+    const registry = new Recorder('registry', events, false);
+    mgr.add(ctrl);
+    mgr.add(registry);
+    const running = mgr.start(stopper().signal);
+    await expect.poll(() => registry.running).toBe(true);
+    // Observe beyond a lease period: the other replica renews, so leader-only work and the provider stay off.
+    await new Promise((r) => setTimeout(r, 1200));
+    expect(events).toEqual(['start registry']);
+
+    otherStop.abort();
+    await otherRun;
+    await mgr.elected();
+    await expect.poll(() => events).toEqual(['start registry', 'start ctrl', 'start provider']);
+
+    // The API server becomes unreachable: this replica must step down and stop everything.
+    view.broken = true;
+    const err = await running.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LeaderElectionLostError);
+    expect(ctrl.running).toBe(false);
+    expect(registry.running).toBe(false);
   });
 });

@@ -25,7 +25,7 @@ function unsupported(what: string): never {
 
 export class ScriptedCluster implements Cluster {
   readonly config: KubeConfig;
-  readonly client = new Proxy({}, { get: (_t, p) => () => unsupported(`client.${String(p)}`) }) as Client;
+  readonly client: Client;
   readonly restMapper = new Proxy({}, { get: (_t, p) => () => unsupported(`restMapper.${String(p)}`) }) as RESTMapper;
   readonly cache: Cache;
   readonly fieldIndexer: Cache;
@@ -40,8 +40,9 @@ export class ScriptedCluster implements Cluster {
   private readonly syncWaiters = new Set<() => void>();
   private stopResolvers = new Set<() => void>();
 
-  constructor(readonly name: string, options: { synced?: boolean; server?: string } = {}) {
+  constructor(readonly name: string, options: { synced?: boolean; server?: string; client?: Client } = {}) {
     this.config = kubeconfigFor(options.server ?? `https://${name}.example:6443`);
+    this.client = options.client ?? (new Proxy({}, { get: (_t, p) => () => unsupported(`client.${String(p)}`) }) as Client);
     this.syncedNow = options.synced ?? true;
     const indexField = async (kind: ObjectKind, field: string, _extract: IndexerFunc): Promise<void> => {
       if (this.failIndexWith) throw this.failIndexWith;
