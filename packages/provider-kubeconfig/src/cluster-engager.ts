@@ -58,6 +58,8 @@ interface Slot {
   /** The engaged cluster; cleared before it is removed on purpose, so its end is only "lost" when unplanned. */
   engagedCluster?: Cluster;
   attempt?: Attempt;
+  /** Fingerprint of the config whose last attempt failed (a retry of it is pending or due). */
+  failedFingerprint?: string;
   /** Serialises work on this name. */
   chain: Promise<void>;
   queued: boolean;
@@ -108,7 +110,10 @@ export class ClusterEngager {
       slot = { name, desired, chain: Promise.resolve(), queued: false, failures: 0 };
       this.slots.set(name, slot);
     }
+    // The same failing config again (a Secret's labels were edited, say) keeps its backoff instead of retrying now.
+    const retrying = slot.retryTimer !== undefined && desired.kind === 'config' && desired.fingerprint === slot.failedFingerprint;
     slot.desired = desired;
+    if (retrying) return;
     // A wish for another config (or none) makes the attempt in flight pointless: abort it so a slow or unreachable
     // server does not delay what the source says now.
     const attempt = slot.attempt;
@@ -184,6 +189,7 @@ export class ClusterEngager {
           return;
         }
         await this.disengage(slot);
+        slot.failedFingerprint = undefined;
         this.setStatus(slot, desired.state, desired.reason);
         return;
       case 'config':
@@ -202,7 +208,8 @@ export class ClusterEngager {
     const attempt: Attempt = { fingerprint: desired.fingerprint, abort: linkedAbort(run.signal) };
     slot.attempt = attempt;
     const signal = attempt.abort.signal;
-    if (slot.status?.state !== 'pending') this.setStatus(slot, 'pending');
+    // Retries of a failing config keep reporting the failure (with its count) instead of flipping to pending.
+    if (slot.failedFingerprint !== desired.fingerprint) this.setStatus(slot, 'pending');
     let cluster: Cluster | undefined;
     try {
       cluster = this.factory(desired.config, { name: slot.name, logger: this.log.with({ cluster: slot.name }) });
@@ -217,12 +224,14 @@ export class ClusterEngager {
         slot.engagedCluster = cluster;
       }
       slot.engagedFingerprint = desired.fingerprint;
+      slot.failedFingerprint = undefined;
       slot.failures = 0;
       this.setStatus(slot, 'engaged');
     } catch (err) {
       if (cluster) await closeUnstarted(cluster);
       if (signal.aborted) return; // superseded by a newer wish, or stopping
-      slot.failures++;
+      slot.failures = slot.failedFingerprint === desired.fingerprint ? slot.failures + 1 : 1;
+      slot.failedFingerprint = desired.fingerprint;
       const verdict = classifyFailure(err);
       // The source now describes this config, so whatever was engaged before is stale.
       await this.disengage(slot);
@@ -250,9 +259,10 @@ export class ClusterEngager {
       engage: (signal, name, cluster) => {
         signal.addEventListener('abort', () => {
           if (this.stopped || slot.engagedCluster !== cluster || this.slots.get(slot.name) !== slot) return;
+          slot.failedFingerprint = slot.engagedFingerprint;
           slot.engagedCluster = undefined;
           slot.engagedFingerprint = undefined;
-          slot.failures++;
+          slot.failures = 1;
           this.setStatus(slot, 'failed', 'the cluster stopped unexpectedly; reconnecting');
           this.scheduleRetry(slot);
         }, { once: true });

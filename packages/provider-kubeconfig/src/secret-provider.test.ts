@@ -294,6 +294,24 @@ describe('KubeconfigSecretProvider', () => {
     expect(provider.status('fragile')).toMatchObject({ state: 'engaged', failures: 0 });
   });
 
+  test('edits that keep a failing connection do not cut its backoff short', async () => {
+    const locked = await startApiServer();
+    try {
+      const { provider, aware } = start({ retry: { initialMs: 60_000, maxMs: 60_000 } });
+      await putSecret('locked', { kubeconfig: locked.kubeconfig({ user: { token: 'unknown-token' } }) });
+      await expect.poll(() => provider.status('locked')?.state, { timeout: 10_000 }).toBe('unauthorized');
+      const requests = locked.stats().requests;
+      for (let i = 0; i < 3; i++) await patchSecret('locked', { metadata: { annotations: { edit: String(i) } } });
+      // Events arrive in order: once this later Secret is engaged, the edits above have been seen.
+      await putSecret('later', { kubeconfig: members[0]!.kubeconfig() });
+      await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual(['later']);
+      expect(locked.stats().requests).toBe(requests);
+      expect(provider.status('locked')).toMatchObject({ state: 'unauthorized', failures: 1 });
+    } finally {
+      await locked.close();
+    }
+  });
+
   test('stopping disengages every cluster and stops watching', async () => {
     const { aware, stop } = start();
     await putSecret('one', { kubeconfig: members[0]!.kubeconfig() });
