@@ -4,6 +4,7 @@
  */
 import { CrdInstallError } from './errors.js';
 import { httpCall, type TlsClientCredentials } from './http-request.js';
+import type { ManagedProcess } from './managed-process.js';
 import { waitUntil } from './wait-until.js';
 
 interface CrdShape {
@@ -18,6 +19,8 @@ export interface InstallCrdsOptions {
   readonly tls: TlsClientCredentials;
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
+  /** The control plane: if one of them dies, waiting ends with its error instead of a timeout. */
+  readonly processes?: readonly ManagedProcess[];
 }
 
 /** Checks that every CRD names its group, plural and served versions; throws CrdInstallError otherwise. */
@@ -69,7 +72,7 @@ export async function installCrds(crds: readonly object[], options: InstallCrdsO
         }
         return true;
       },
-      { component: `CRD ${shape.name}`, timeoutMs: options.timeoutMs, signal: options.signal },
+      { component: `CRD ${shape.name}`, timeoutMs: options.timeoutMs, signal: options.signal, processes: options.processes },
     );
   }
 }

@@ -172,7 +172,8 @@ async function startOnce(input: StartInput): Promise<TestEnvironment> {
     apiServer = await launchApiServer(etcd.clientUrl, undefined, options.signal);
     const tls = { caPem: pki.caPem, certPem: pki.adminCertPem, keyPem: pki.adminKeyPem };
     if (options.crds && options.crds.length > 0) {
-      await installCrds(options.crds, { url: apiServer.url, tls, timeoutMs, signal: options.signal });
+      const processes = [etcd.process, apiServer.process];
+      await installCrds(options.crds, { url: apiServer.url, tls, timeoutMs, signal: options.signal, processes });
     }
   } catch (err) {
     await teardown().catch(() => undefined);
