@@ -185,13 +185,33 @@ describe('ClusterSet', () => {
     expect(set.has('b')).toBe(false);
   });
 
-  it('drops and disengages a cluster that stops on its own', async () => {
-    const set = new ClusterSet();
+  it('drops and disengages a cluster that stops on its own, and tells the provider', async () => {
+    const lost: string[] = [];
+    const set = new ClusterSet({ onClusterLost: (name, cluster) => lost.push(`${name}:${cluster.name}`) });
     const aware = new RecordingAware();
     const a = new ScriptedCluster('a');
     await set.add('a', a, aware);
     a.crash();
     await expect.poll(() => set.has('a')).toBe(false);
     expect(aware.live()).toEqual([]);
+    expect(lost).toEqual(['a:a']);
+    // Removal on purpose, replacement and failed adds are not losses.
+    const b = new ScriptedCluster('b', { server: 'https://b1:6443' });
+    await set.add('b', b);
+    await set.addOrReplace('b', new ScriptedCluster('b', { server: 'https://b2:6443' }));
+    await set.remove('b');
+    await expect(set.add('c', new ScriptedCluster('c'), { engage: async () => { throw new Error('no'); } })).rejects.toThrow();
+    expect(lost).toEqual(['a:a']);
+  });
+
+  it('survives an onClusterLost callback that throws', async () => {
+    const set = new ClusterSet({ onClusterLost: () => { throw new Error('callback bug'); } });
+    const a = new ScriptedCluster('a');
+    await set.add('a', a);
+    a.crash();
+    await expect.poll(() => set.has('a')).toBe(false);
+    await set.add('a', new ScriptedCluster('a'));
+    expect(set.names()).toEqual(['a']);
+    await set.removeAll();
   });
 });

@@ -32,6 +32,11 @@ export interface ClusterSetOptions {
   metrics?: MetricsRecorder;
   /** The owner label for that gauge (usually the provider's name). Default "cluster-set". */
   owner?: string;
+  /**
+   * Called when an engaged cluster stops or fails on its own (not removed or replaced); it has been dropped and
+   * disengaged by then. Providers use it to reconnect. `error` is what its `start` threw, if anything.
+   */
+  onClusterLost?: (name: ClusterName, cluster: Cluster, error: unknown) => void;
 }
 
 export interface AddOptions {
@@ -221,11 +226,22 @@ export class ClusterSet implements Provider {
       entry.startError = { error: err };
       entry.log.error('cluster failed; removing it', err);
     } finally {
-      if (this.entries.get(entry.name) === entry) {
+      const lost = this.entries.get(entry.name) === entry;
+      if (lost) {
         this.entries.delete(entry.name);
         this.reportEngaged();
       }
       entry.life.abort();
+      // Only engaged clusters: a cluster that fails while being added is reported by add() itself.
+      if (lost && entry.visible) this.notifyLost(entry);
+    }
+  }
+
+  private notifyLost(entry: Entry): void {
+    try {
+      this.options.onClusterLost?.(entry.name, entry.cluster, entry.startError?.error);
+    } catch (err) {
+      entry.log.error('onClusterLost callback threw', err);
     }
   }
 
