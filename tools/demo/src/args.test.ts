@@ -1,0 +1,25 @@
+import { describe, expect, test } from 'vitest';
+import { parseDemoArgs, UsageError } from './args.js';
+
+describe('demo flags', () => {
+  test('defaults run the embedded fleet until stopped', () => {
+    expect(parseDemoArgs([])).toEqual({ clusters: 3, maxClusters: 6, churnSec: 4, plain: false, source: { kind: 'embedded' } });
+  });
+  test('real-cluster sources', () => {
+    expect(parseDemoArgs(['--kubeconfig-dir', '/fleet'])?.source).toEqual({ kind: 'kubeconfig-dir', dir: '/fleet' });
+    expect(parseDemoArgs(['--kind', 'dev-'])?.source).toEqual({ kind: 'kind', prefix: 'dev-' });
+  });
+  test('--help asks for the usage text', () => {
+    expect(parseDemoArgs(['--help'])).toBeUndefined();
+  });
+  test.each([
+    [['--duration', 'soon'], /--duration must be an integer/],
+    [['--clusters', '5', '--max-clusters', '2'], /--max-clusters must be at least --clusters/],
+    [['--bogus'], /Unknown option/],
+    [['--kind', '--kubeconfig-dir', 'x'], /choose one/],
+    [['stray'], /unexpected argument "stray"/],
+  ])('rejects %j', (argv, message) => {
+    expect(() => parseDemoArgs(argv)).toThrow(UsageError);
+    expect(() => parseDemoArgs(argv)).toThrow(message);
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * The demo itself, callable from a test: runs the controllers on the chosen fleet until `signal` aborts (or the
+ * duration passes) and returns what they did.
+ */
+import { KubeConfig } from '@kubernetes/client-node';
+import { createLogger, newManager, PrometheusMetrics, type Provider } from '@multicluster-runtime/core';
+import { KindProvider } from '@multicluster-runtime/provider-kind';
+import { KubeconfigFileProvider } from '@multicluster-runtime/provider-kubeconfig';
+import type { DemoArgs } from './args.js';
+import { setupControllers } from './controllers.js';
+import { EmbeddedFleet } from './fleet.js';
+import { DemoStats, type ClusterRow } from './stats.js';
+import { renderTable, runView } from './view.js';
+
+export interface DemoSummary {
+  reconciles: number;
+  errors: number;
+  clusters: number;
+  rows: ClusterRow[];
+}
+
+export async function runDemo(args: DemoArgs, stop: AbortSignal, out: NodeJS.WritableStream = process.stdout): Promise<DemoSummary> {
+  const stats = new DemoStats();
+  const run = new AbortController();
+  stop.addEventListener('abort', () => run.abort(), { once: true });
+  const timer = args.durationSec !== undefined ? setTimeout(() => run.abort(), args.durationSec * 1000) : undefined;
+
+  let fleet: EmbeddedFleet | undefined;
+  let host: KubeConfig;
+  let provider: Provider;
+  if (args.source.kind === 'embedded') {
+    stats.note(`starting host and ${args.clusters} member API servers`);
+    fleet = await EmbeddedFleet.start(args.clusters, (e) => stats.note(`${e.member} ${e.type} the fleet`));
+    host = fleet.hostConfig();
+    provider = new KubeconfigFileProvider({ paths: [fleet.dir] });
+  } else {
+    host = new KubeConfig();
+    host.loadFromDefault();
+    provider = args.source.kind === 'kind'
+      ? new KindProvider(args.source.prefix ? { namePrefix: args.source.prefix } : {})
+      : new KubeconfigFileProvider({ paths: [args.source.dir] });
+  }
+
+  const metrics = new PrometheusMetrics();
+  const mgr = newManager(host, provider, {
+    metrics,
+    logger: createLogger({ level: (process.env['MCR_LOG_LEVEL'] as 'debug' | undefined) ?? 'error' }),
+    gracefulShutdownTimeoutMs: 10_000,
+  });
+  await setupControllers(mgr, stats);
+
+  const work: Promise<unknown>[] = [mgr.start(run.signal)];
+  if (fleet) {
+    work.push(fleet.churn(run.signal, args.churnSec * 1000, args.maxClusters));
+    work.push(fleet.load(run.signal, 250));
+  }
+  const live = (out as { isTTY?: boolean }).isTTY === true && !args.plain;
+  const view = {
+    stats,
+    engaged: () => mgr.engagedClusters(),
+    queueDepth: async () => {
+      const depth = (await metrics.registry.getSingleMetric('mcr_workqueue_depth')?.get())?.values ?? [];
+      return depth.reduce((sum, v) => sum + v.value, 0);
+    },
+  };
+  work.push(runView(view, live, run.signal, out));
+  try {
+    await Promise.all(work);
+  } finally {
+    if (timer) clearTimeout(timer);
+    out.write(`\n${await renderTable(view, true)}\n\n`);
+    await fleet?.close();
+  }
+  const summary = { reconciles: stats.total(), errors: stats.errors(), clusters: stats.all().length, rows: stats.all() };
+  out.write(`summary: ${summary.reconciles} reconciles across ${summary.clusters} clusters, ${summary.errors} errors\n`);
+  return summary;
+}
+
