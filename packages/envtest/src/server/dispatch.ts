@@ -12,6 +12,7 @@ import { writeCoreVersions, writeGroup, writeGroups, writeOpenApiV2, writeResour
 import { handleList } from './handlers/list.js';
 import { handleWatch } from './handlers/watch.js';
 import { parseListOptions, withNameSelector } from './list-options.js';
+import { queryBool } from './query.js';
 import type { CollectionTarget, ObjectTarget } from './object-target.js';
 import { objectKey, present } from './object-target.js';
 import { objectFromBody } from './ops/body-checks.js';
@@ -106,7 +107,7 @@ async function resourceRequest(
 ): Promise<void> {
   const { type, version } = collection;
   const gr = { group: type.group, resource: type.resource };
-  const watchParam = req.method === 'GET' && params.has('watch') && params.get('watch')!.toLowerCase() !== 'false' && params.get('watch') !== '0';
+  const watchParam = req.method === 'GET' && queryBool(params, 'watch');
   const verb = requireVerb(type, verbOf(req.method, name !== undefined, watchParam), req.method);
   const allNamespaces = type.namespaced && collection.namespace === undefined;
   if (allNamespaces && verb !== 'list' && verb !== 'watch') throw methodNotSupported(gr, verb);

@@ -23,6 +23,9 @@ export interface ApiServerOptions {
   tokens?: Record<string, string | UserInfo>;
 }
 
+/** Node timers fire immediately beyond this delay. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export interface ResolvedOptions {
   port: number;
   host: string;
@@ -46,7 +49,7 @@ export function resolveOptions(opts: ApiServerOptions = {}): ResolvedOptions {
   const watchTimeout = nonNegative('defaultWatchTimeoutSeconds', opts.defaultWatchTimeoutSeconds, 300);
   if (watchTimeout === 0) throw new InvalidOptionsError('defaultWatchTimeoutSeconds must be positive');
   const bookmark = nonNegative('bookmarkIntervalMs', opts.bookmarkIntervalMs, 60_000);
-  if (bookmark === 0) throw new InvalidOptionsError('bookmarkIntervalMs must be positive');
+  if (bookmark === 0 || bookmark > MAX_TIMER_MS) throw new InvalidOptionsError(`bookmarkIntervalMs must be in 1..${MAX_TIMER_MS}`);
   return {
     port,
     host: opts.host ?? '127.0.0.1',

@@ -70,7 +70,8 @@ export function handleWatch(state: ApiState, res: ServerResponse, target: Collec
   // Replay and subscribe happen in the same tick, so no write can fall between them.
   stream.onEnd(store.subscribe(scope.resource, deliver));
 
-  const timeoutMs = (opts.timeoutSeconds ?? state.options.defaultWatchTimeoutSeconds) * 1000;
+  // setTimeout fires at once for delays beyond 2^31-1 ms, so clamp absurd timeouts (~24 days).
+  const timeoutMs = Math.min((opts.timeoutSeconds ?? state.options.defaultWatchTimeoutSeconds) * 1000, 2 ** 31 - 1);
   const deadline = setTimeout(() => {
     // A last bookmark lets the client resume from the newest revision instead of replaying.
     if (opts.allowWatchBookmarks) bookmark(false);
