@@ -89,7 +89,7 @@ describe('KubeconfigSecretProvider', () => {
 
     await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual(['east', 'west']);
     expect(provider.names()).toEqual(['east', 'west']);
-    expect(provider.status('east')).toMatchObject({ state: 'engaged', failures: 0 });
+    await expect.poll(() => provider.status('east'), { timeout: 10_000 }).toMatchObject({ state: 'engaged', failures: 0 });
     expect(provider.status('unlabelled')).toBeUndefined();
 
     // The engaged cluster talks to the member the kubeconfig names.
@@ -210,7 +210,7 @@ describe('KubeconfigSecretProvider', () => {
 
       await flaky.restart();
       await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual(['fine', 'flaky']);
-      expect(provider.status('flaky')).toMatchObject({ state: 'engaged', failures: 0 });
+      await expect.poll(() => provider.status('flaky'), { timeout: 10_000 }).toMatchObject({ state: 'engaged', failures: 0 });
     } finally {
       await flaky.close();
     }
@@ -260,7 +260,7 @@ describe('KubeconfigSecretProvider', () => {
     await putSecret('rapid', { kubeconfig: members[1]!.kubeconfig() });
     await expect.poll(() => (aware.current('rapid')?.cluster as KubeCluster | undefined)?.server, { timeout: 10_000 }).toBe(members[1]!.url);
     expect(aware.live()).toEqual(['rapid']);
-    expect(provider.status('rapid')).toMatchObject({ state: 'engaged' });
+    await expect.poll(() => provider.status('rapid'), { timeout: 10_000 }).toMatchObject({ state: 'engaged' });
     expect(plugin.ran()).toBe(false);
   });
 
@@ -291,7 +291,7 @@ describe('KubeconfigSecretProvider', () => {
     await expect.poll(() => first.signal.aborted, { timeout: 10_000 }).toBe(true);
     await expect.poll(() => aware.current('fragile')?.cluster, { timeout: 10_000 }).toBeTruthy();
     expect(aware.current('fragile')!.cluster).not.toBe(first.cluster);
-    expect(provider.status('fragile')).toMatchObject({ state: 'engaged', failures: 0 });
+    await expect.poll(() => provider.status('fragile'), { timeout: 10_000 }).toMatchObject({ state: 'engaged', failures: 0 });
   });
 
   test('edits that keep a failing connection do not cut its backoff short', async () => {
