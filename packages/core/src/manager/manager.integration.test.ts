@@ -14,6 +14,7 @@ import { silentLogger } from '../log/logger.js';
 import { PrometheusMetrics } from '../metrics/prometheus.js';
 import type { KubeObject } from '../object/types.js';
 import { kubeconfigFor } from '../providers/clusters/scripted-cluster.test-util.js';
+import { SingleClusterProvider } from '../providers/single.js';
 import {
   ReconcileLog, TestFleetProvider, configMap, configMapKind, copyName, syncReconciler, uniformReconciler,
 } from './fleet.test-util.js';
@@ -161,6 +162,21 @@ describe('uniform and multi-cluster-aware reconcilers', () => {
     expect(mgr.engagedClusters()).toEqual(['b', 'c']);
   });
 
+  it('run on a member cluster through the single-cluster provider', async () => {
+    const [a] = members as [ApiServer];
+    const member = newCluster(kubeconfigOf(a), { name: 'member', logger: silentLogger });
+    const mgr = newManager(kubeconfigOf(host), new SingleClusterProvider('member', member), { logger: silentLogger });
+    const log = new ReconcileLog();
+    controllerManagedBy(mgr).named('uniform').for(configMapKind).complete(uniformReconciler(mgr, log));
+    run(mgr);
+    const name = unique('single');
+    await create(a, configMap(name));
+    await expect.poll(() => labelOf(a, name, 'reconciled'), poll).toBe('true');
+    expect(log.count('member', name)).toBeGreaterThan(0);
+    expect(log.total('')).toBe(0);
+    expect(await mgr.getCluster('member')).toBe(member);
+  });
+
   it('engages a controller added late with the clusters already engaged', async () => {
     const [a] = members as [ApiServer];
     const provider = new TestFleetProvider();
@@ -216,6 +232,42 @@ describe('flapping clusters', () => {
     // Both ends of every connection live in this process, so closed connections show as fewer socket handles.
     await expect.poll(() => activeResources('TCPSocketWrap'), poll).toBeLessThanOrEqual(baseline.sockets);
     await expect.poll(() => activeResources('Timeout'), poll).toBeLessThanOrEqual(baseline.timers + 2);
+  });
+});
+
+describe('fairness across clusters', () => {
+  it('a quiet cluster is reconciled within 2 s while a flooded cluster has 10,000 requests queued', { timeout: 90_000 }, async () => {
+    const flooded = await startApiServer();
+    try {
+      const seeder = clientOf(flooded);
+      let next = 0;
+      await Promise.all(Array.from({ length: 32 }, async () => {
+        while (next < 10_000) await seeder.client.create(configMap(`flood-${next++}`));
+      }));
+      await seeder.close();
+      const [quiet] = members as [ApiServer];
+      const quietName = unique('quiet');
+      await create(quiet, configMap(quietName));
+
+      const provider = new TestFleetProvider();
+      const mgr = startManager(provider);
+      const log = new ReconcileLog();
+      controllerManagedBy(mgr).named('uniform').for(configMapKind).complete(uniformReconciler(mgr, log));
+      run(mgr);
+      await provider.add('flooded', kubeconfigOf(flooded));
+      // The flooded cluster's initial list has queued its 10,000 objects by now.
+      await expect.poll(() => log.total('flooded'), poll).toBeGreaterThan(0);
+      const engagedAt = performance.now();
+      await provider.add('quiet', kubeconfigOf(quiet));
+      await expect.poll(() => log.count('quiet', quietName), { timeout: 2_000, interval: 10 }).toBeGreaterThan(0);
+      const waited = performance.now() - engagedAt;
+      // The backlog was real: most of the flood was still waiting when the quiet cluster got its turn.
+      expect(log.total('flooded')).toBeLessThan(9_000);
+      expect(waited).toBeLessThan(2_000);
+      await provider.remove('flooded');
+    } finally {
+      await flooded.close();
+    }
   });
 });
 
