@@ -185,6 +185,23 @@ describe('KubeconfigSecretProvider', () => {
     expect(records.some((r) => r.includes('hostile-0') && r.includes('rejected'))).toBe(true);
   });
 
+  test('an explicit allow-list lets a listed exec plugin run, and only that one', async () => {
+    const listed = markerPlugin(dir, 'listed-exec');
+    const unlisted = markerPlugin(dir, 'unlisted-exec');
+    members[1]!.addToken('from-exec', 'exec-user');
+    const { provider, aware } = start({ policy: { allow: ['exec'], execCommands: [listed.command] } });
+    for (const [name, plugin] of [['listed', listed], ['unlisted', unlisted]] as const) {
+      const doc = kubeconfigDoc(members[1]!);
+      doc['users'][0]['user'] = { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: plugin.command, interactiveMode: 'Never' } };
+      await putSecret(name, { kubeconfig: toText(doc) });
+    }
+    await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual(['listed']);
+    await expect.poll(() => provider.status('unlisted'), { timeout: 10_000 })
+      .toMatchObject({ state: 'rejected', reason: expect.stringContaining('exec.command') });
+    expect(listed.ran()).toBe(true);
+    expect(unlisted.ran()).toBe(false);
+  });
+
   test.each([
     ['malformed YAML', () => 'clusters: [\n  - name: x\n  bad', 'invalid', 'not valid YAML'],
     ['a missing context', () => toText({ ...kubeconfigDoc(members[0]!), 'current-context': 'nope' }), 'invalid', 'context "nope" not found'],
