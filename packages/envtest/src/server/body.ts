@@ -5,15 +5,20 @@ import { badRequest, requestEntityTooLarge } from '../api/status-error.js';
 
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
+/** Beyond this, an oversized upload is cut off instead of drained. */
+const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
+
 export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     const buf = chunk as Buffer;
     size += buf.length;
-    if (size > limit) throw requestEntityTooLarge(limit);
-    chunks.push(buf);
+    // Keep reading (and discarding) an oversized body so the client sees the 413 instead of a reset connection.
+    if (size > MAX_DRAIN_BYTES) req.destroy();
+    else if (size <= limit) chunks.push(buf);
   }
+  if (size > limit) throw requestEntityTooLarge(limit);
   return Buffer.concat(chunks);
 }
 
