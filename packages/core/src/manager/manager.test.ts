@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createServer } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
+import { BindAddressInvalidError } from '../healthz/errors.js';
 import { createLogger, silentLogger, type LogFields } from '../log/logger.js';
 import { PrometheusMetrics } from '../metrics/prometheus.js';
 import { ClusterNotFoundError } from '../multicluster/errors.js';
@@ -270,6 +272,27 @@ describe('manager lifecycle', () => {
     ac.abort();
     await running;
     await expect(fetch(`${url}/readyz`)).rejects.toThrow();
+  });
+
+  it('serves metrics and probes from one server when both addresses are the same', async () => {
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise<void>((r) => probe.close(() => r()));
+    const { mgr } = manager(undefined, { metricsBindAddress: `127.0.0.1:${port}`, healthProbeBindAddress: `127.0.0.1:${port}` });
+    const ac = stopper();
+    const running = mgr.start(ac.signal);
+    await mgr.elected();
+    expect(mgr.addresses()).toEqual({ metrics: `127.0.0.1:${port}`, healthProbe: `127.0.0.1:${port}` });
+    expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+    ac.abort();
+    await running;
+  });
+
+  it('refuses a malformed bind address when created', () => {
+    expect(() => manager(undefined, { metricsBindAddress: 'localhost' })).toThrow(BindAddressInvalidError);
+    expect(() => manager(undefined, { healthProbeBindAddress: ':99999' })).toThrow(BindAddressInvalidError);
   });
 
   it('serves metrics on its own address and frees it on shutdown', async () => {

@@ -5,6 +5,7 @@ import type { Cluster } from '../cluster/types.js';
 import type { Logger } from '../log/logger.js';
 import type { MetricsRecorder } from '../metrics/types.js';
 import type { MetricsSource } from '../healthz/probe-server.js';
+import { parseBindAddress } from '../healthz/bind-address.js';
 import { ManagerConfigError } from './errors.js';
 
 export interface LeaderElectionOptions {
@@ -54,6 +55,9 @@ export function leaseNamespace(le: LeaderElectionOptions): string {
 }
 
 export function validateOptions(options: ManagerOptions): void {
+  // Parsed here so a malformed address fails newManager, not a later start.
+  parseBindAddress(options.metricsBindAddress);
+  parseBindAddress(options.healthProbeBindAddress);
   const t = options.gracefulShutdownTimeoutMs;
   if (t !== undefined && !(Number.isFinite(t) && t >= 0)) {
     throw new ManagerConfigError(`gracefulShutdownTimeoutMs must be a non-negative number, got ${String(t)}`);
