@@ -28,10 +28,11 @@ const IGNORED_METADATA = new Set(['name', 'namespace', 'uid', 'resourceVersion',
  * applier owns a field this apply sets to a different value, unless `force`.
  */
 export function recordApply(result: StoredObject, old: StoredObject | undefined, applied: StoredObject, manager: string, target: ObjectTarget, force: boolean): void {
-  const fields = fieldSet(applied, '', !target.type.custom);
-  const entries = (Array.isArray(result.metadata['managedFields']) ? (result.metadata['managedFields'] as ManagedFieldsEntry[]) : []).filter(
-    (e) => !(e.manager === manager && e.operation === 'Apply' && (e.subresource ?? undefined) === target.subresource),
-  );
+  const fields = fieldSet(applied, !target.type.custom);
+  const all = Array.isArray(result.metadata['managedFields']) ? (result.metadata['managedFields'] as ManagedFieldsEntry[]) : [];
+  const isMine = (e: ManagedFieldsEntry): boolean => e.manager === manager && e.operation === 'Apply' && (e.subresource ?? undefined) === target.subresource;
+  const previous = all.find(isMine);
+  const entries = all.filter((e) => !isMine(e));
   if (old) {
     const conflicts: { manager: string; field: string }[] = [];
     for (const e of entries) {
@@ -52,6 +53,11 @@ export function recordApply(result: StoredObject, old: StoredObject | undefined,
         e.fieldsV1 = toFieldsV1([...owned]);
       }
   }
+  if (previous) {
+    // Fields this manager applied before and leaves out now are removed, unless another manager owns them too.
+    const othersOwn = new Set(entries.flatMap((e) => [...leafPaths(e.fieldsV1)]));
+    for (const path of leafPaths(previous.fieldsV1)) if (!fields.has(path) && !othersOwn.has(path)) removePath(result, path);
+  }
   const entry: ManagedFieldsEntry = {
     manager,
     operation: 'Apply',
@@ -65,7 +71,7 @@ export function recordApply(result: StoredObject, old: StoredObject | undefined,
 }
 
 /** Leaf paths (joined with \u0001) of the fields an applied object sets, with their values. */
-function fieldSet(obj: StoredObject, _prefix: string, builtin: boolean): Map<string, unknown> {
+function fieldSet(obj: StoredObject, builtin: boolean): Map<string, unknown> {
   const out = new Map<string, unknown>();
   const walk = (value: unknown, path: string[], dotted: string): void => {
     if (isPlainObject(value) && Object.keys(value).length > 0) {
@@ -114,8 +120,9 @@ function leafPaths(fieldsV1: Record<string, unknown>): Set<string> {
   return out;
 }
 
-function valueAt(obj: unknown, path: string): unknown {
+function valueAt(obj: unknown, path: string, root = false): unknown {
   let cur: unknown = obj;
+  if (root) return cur;
   for (const part of path.split('\u0001')) {
     if (part.startsWith('f:')) cur = isPlainObject(cur) ? cur[part.slice(2)] : undefined;
     else if (part.startsWith('k:')) {
@@ -128,6 +135,22 @@ function valueAt(obj: unknown, path: string): unknown {
     }
   }
   return cur;
+}
+
+function removePath(obj: unknown, path: string): void {
+  const parts = path.split('\u0001');
+  const last = parts.pop()!;
+  const parent = valueAt(obj, parts.join('\u0001'), parts.length === 0);
+  if (last.startsWith('f:') && isPlainObject(parent)) delete parent[last.slice(2)];
+  else if (Array.isArray(parent)) {
+    const index = last.startsWith('k:')
+      ? parent.findIndex((i) => {
+          const [k, v] = Object.entries(JSON.parse(last.slice(2)) as Record<string, unknown>)[0]!;
+          return isPlainObject(i) && i[k] === v;
+        })
+      : parent.indexOf(JSON.parse(last.slice(2)) as unknown);
+    if (index >= 0) parent.splice(index, 1);
+  }
 }
 
 function displayPath(path: string): string {

@@ -98,6 +98,18 @@ export function patchCases(ctx: SuiteContext): void {
     expect(forced.body.data).toEqual({ key: 'b' });
   });
 
+  test('apply: fields a manager stops applying are removed, fields of other managers stay', async () => {
+    const ns = await ctx.namespace();
+    const apply = (manager: string, labels: Record<string, string>, data: Record<string, string>) =>
+      ctx.client.request('PATCH', cmPath(ns, 'shrink'), { body: configMap('shrink', data, labels), contentType: APPLY, query: { fieldManager: manager } });
+    expect((await apply('one', { a: '1', b: '2' }, { x: '1', y: '2' })).status).toBe(201);
+    expect((await apply('two', { c: '3' }, {})).status).toBe(200);
+    const res = await apply('one', { a: '1' }, { x: '1' });
+    expect(res.status).toBe(200);
+    expect(res.body.metadata.labels).toEqual({ a: '1', c: '3' });
+    expect(res.body.data).toEqual({ x: '1' });
+  });
+
   test('patch: force on a non-apply patch is 422', async () => {
     const ns = await ctx.namespace();
     await ctx.client.post(cmPath(ns), configMap('f'));
