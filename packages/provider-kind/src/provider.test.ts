@@ -84,7 +84,7 @@ describe('KindProvider with the kind CLI', () => {
     const state = writeState('prefix', { clusters: { 'team-a': servers[0]!.kubeconfig(), other: servers[1]!.kubeconfig() } });
     const { aware, provider } = run(state, { namePrefix: 'team-' });
     await vi.waitFor(() => expect(aware.names()).toEqual(['team-a']), { timeout: 10_000 });
-    await vi.waitFor(() => expect(provider.status().polls).toBeGreaterThan(2));
+    await vi.waitFor(() => expect(provider.status().polls).toBeGreaterThan(2), { timeout: 10_000 });
     expect(aware.history).not.toContain('engage other');
   });
 
