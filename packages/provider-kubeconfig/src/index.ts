@@ -3,6 +3,7 @@
  * files on disk. Every kubeconfig is treated as untrusted input (see core's `loadUntrustedKubeconfig`).
  */
 export type { KubeconfigSecretProviderOptions } from './secret-provider.js';
+export type { SecretWatchMode } from './secret-source.js';
 export {
   DEFAULT_KUBECONFIG_SECRET_KEY, DEFAULT_KUBECONFIG_SECRET_LABEL, KubeconfigSecretProvider,
 } from './secret-provider.js';

@@ -79,9 +79,9 @@ async function patchSecret(name: string, body: unknown) {
   return hostCluster.client.patch({ apiVersion: 'v1', kind: 'Secret' }, { namespace: NS, name }, { type: 'merge', body });
 }
 
-describe('KubeconfigSecretProvider', () => {
+describe.each(['namespace', 'host-cache'] as const)('KubeconfigSecretProvider watching %s', (watch) => {
   test('engages the cluster of each labelled Secret in its namespace, named after the Secret', async () => {
-    const { provider, aware } = start();
+    const { provider, aware } = start({ watch });
     await putSecret('east', { kubeconfig: members[0]!.kubeconfig() });
     await putSecret('west', { kubeconfig: members[1]!.kubeconfig() });
     await putSecret('unlabelled', { kubeconfig: members[0]!.kubeconfig() }, { labels: { other: 'x' } });
@@ -94,16 +94,42 @@ describe('KubeconfigSecretProvider', () => {
 
     // The engaged cluster talks to the member the kubeconfig names.
     const east = await provider.get('east');
-    await east.client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'from-east', namespace: 'default' } });
+    await east.client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `from-east-${watch}`, namespace: 'default' } });
     const { cluster: direct, stop } = await runningCluster(members[0]!);
     try {
-      await expect(direct.client.get({ apiVersion: 'v1', kind: 'ConfigMap' }, { namespace: 'default', name: 'from-east' })).resolves.toBeTruthy();
+      await expect(direct.client.get({ apiVersion: 'v1', kind: 'ConfigMap' }, { namespace: 'default', name: `from-east-${watch}` })).resolves.toBeTruthy();
     } finally {
       await stop();
     }
     await expect(provider.get('unlabelled')).rejects.toBeInstanceOf(ClusterNotFoundError);
   });
 
+  test.each([
+    ['the Secret is deleted', async () => { await hostCluster.client.delete({ apiVersion: 'v1', kind: 'Secret' }, { namespace: NS, name: 'gone' }); }],
+    ['the key is removed', async () => { await putSecret('gone', { other: 'x' }); }],
+    ['the key is emptied', async () => { await patchSecret('gone', { data: { kubeconfig: '' } }); }],
+    ['the label is removed', async () => { await patchSecret('gone', { metadata: { labels: { [DEFAULT_KUBECONFIG_SECRET_LABEL]: null } } }); }],
+    ['the Secret starts deleting', async () => {
+      await patchSecret('gone', { metadata: { finalizers: ['example.com/hold'] } });
+      await hostCluster.client.delete({ apiVersion: 'v1', kind: 'Secret' }, { namespace: NS, name: 'gone' });
+    }],
+  ])('disengages when %s', async (_what, change) => {
+    const { provider, aware } = start({ watch });
+    await putSecret('gone', { kubeconfig: members[0]!.kubeconfig() });
+    await putSecret('stays', { kubeconfig: members[1]!.kubeconfig() });
+    await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual(['gone', 'stays']);
+    const engaged = aware.current('gone')!;
+
+    await change();
+    await expect.poll(() => engaged.signal.aborted, { timeout: 10_000 }).toBe(true);
+    expect(aware.live()).toEqual(['stays']);
+    await expect(provider.get('gone')).rejects.toBeInstanceOf(ClusterNotFoundError);
+    // Remove the hold so cleanup can delete it.
+    await patchSecret('gone', { metadata: { finalizers: null } }).catch(() => {});
+  });
+});
+
+describe('KubeconfigSecretProvider', () => {
   test('honours a custom label selector and key', async () => {
     const { aware } = start({ labelSelector: 'fleet.example.com/member in (yes,true)', key: 'config' });
     await putSecret('custom', { config: members[0]!.kubeconfig() }, { labels: { 'fleet.example.com/member': 'yes' } });
@@ -133,30 +159,6 @@ describe('KubeconfigSecretProvider', () => {
     expect(second.cluster).not.toBe(first.cluster);
     expect((second.cluster as KubeCluster).server).toBe(members[1]!.url);
     expect(await provider.get('moving')).toBe(second.cluster);
-  });
-
-  test.each([
-    ['the Secret is deleted', async () => { await hostCluster.client.delete({ apiVersion: 'v1', kind: 'Secret' }, { namespace: NS, name: 'gone' }); }],
-    ['the key is removed', async () => { await putSecret('gone', { other: 'x' }); }],
-    ['the key is emptied', async () => { await patchSecret('gone', { data: { kubeconfig: '' } }); }],
-    ['the label is removed', async () => { await patchSecret('gone', { metadata: { labels: { [DEFAULT_KUBECONFIG_SECRET_LABEL]: null } } }); }],
-    ['the Secret starts deleting', async () => {
-      await patchSecret('gone', { metadata: { finalizers: ['example.com/hold'] } });
-      await hostCluster.client.delete({ apiVersion: 'v1', kind: 'Secret' }, { namespace: NS, name: 'gone' });
-    }],
-  ])('disengages when %s', async (_what, change) => {
-    const { provider, aware } = start();
-    await putSecret('gone', { kubeconfig: members[0]!.kubeconfig() });
-    await putSecret('stays', { kubeconfig: members[1]!.kubeconfig() });
-    await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual(['gone', 'stays']);
-    const engaged = aware.current('gone')!;
-
-    await change();
-    await expect.poll(() => engaged.signal.aborted, { timeout: 10_000 }).toBe(true);
-    expect(aware.live()).toEqual(['stays']);
-    await expect(provider.get('gone')).rejects.toBeInstanceOf(ClusterNotFoundError);
-    // Remove the hold so cleanup can delete it.
-    await patchSecret('gone', { metadata: { finalizers: null } }).catch(() => {});
   });
 
   test('a Secret whose key is missing reports why', async () => {

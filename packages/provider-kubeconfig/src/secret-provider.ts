@@ -3,28 +3,26 @@
  * namespace that matches the label selector is a cluster named after the Secret; its kubeconfig (under `key`) is
  * untrusted and loaded through core's policy. The cluster is engaged once its API server answers and its cache has
  * synced, re-engaged when the kubeconfig's connection fingerprint changes (not on label or annotation edits), and
- * disengaged when the Secret, its label or its key goes away or the Secret starts deleting. Secrets are read from
- * the host cluster's shared informer; every cluster converges on its own, so one bad or slow kubeconfig never holds
- * up the rest.
+ * disengaged when the Secret, its label or its key goes away or the Secret starts deleting. Secrets are read with a
+ * namespaced, label-selected watch (or the host cluster's shared informer, see `watch`); every cluster converges on
+ * its own, so one bad or slow kubeconfig never holds up the rest.
  */
 import {
   ProviderAlreadyStartedError, parseLabelSelector, silentLogger, whenAborted,
 } from '@multicluster-runtime/core';
 import type {
-  Aware, Cluster, ClusterName, IndexerFunc, InformerLease, KubeObject, KubeconfigPolicy, LabelSelector, Logger, ObjectKind,
-  ProviderRunnable,
+  Aware, Cluster, ClusterName, IndexerFunc, KubeconfigPolicy, LabelSelector, Logger, ObjectKind, ProviderRunnable,
 } from '@multicluster-runtime/core';
 import { ClusterEngager, type ClusterConnectionOptions } from './cluster-engager.js';
 import type { ClusterStatus } from './cluster-status.js';
 import { absent, desiredFromKubeconfig, refused, type DesiredCluster } from './desired-cluster.js';
 import { ProviderConfigError } from './errors.js';
+import { openSecretSource, type SecretObject, type SecretSource, type SecretWatchMode } from './secret-source.js';
 
 /** The label upstream multicluster-runtime puts on kubeconfig Secrets (value `"true"`). */
 export const DEFAULT_KUBECONFIG_SECRET_LABEL = 'sigs.k8s.io/multicluster-runtime-kubeconfig';
 /** The data key holding the kubeconfig. */
 export const DEFAULT_KUBECONFIG_SECRET_KEY = 'kubeconfig';
-
-const secretKind: ObjectKind = { apiVersion: 'v1', kind: 'Secret' };
 
 export interface KubeconfigSecretProviderOptions extends ClusterConnectionOptions {
   /** The namespace holding the kubeconfig Secrets. Required. */
@@ -36,14 +34,16 @@ export interface KubeconfigSecretProviderOptions extends ClusterConnectionOption
   /** What the kubeconfigs may do beyond inline credentials. Default: nothing (no exec, auth-provider, files, no-TLS). */
   policy?: KubeconfigPolicy;
   /**
+   * How Secrets are watched. `namespace` (default): a server-side selected list/watch of the namespace only, so
+   * `list`/`watch` on Secrets in that namespace is all the RBAC needed. `host-cache`: share the host cluster's cache
+   * informer for Secrets (cluster-wide Secret access; worth it only if the host cache watches Secrets anyway).
+   */
+  watch?: SecretWatchMode;
+  /**
    * The cluster holding the Secrets, already running. Default: the manager's local cluster, taken from the Aware the
    * provider is started with (a Manager, or a MultiProvider started by one).
    */
   hostCluster?: Cluster;
-}
-
-interface SecretObject extends KubeObject {
-  data?: Record<string, string>;
 }
 
 /** Something that can hand out the manager's local cluster: a Manager, or an Aware that forwards it. */
@@ -55,6 +55,7 @@ function localClusterOf(aware: Aware): Cluster | undefined {
 export class KubeconfigSecretProvider implements ProviderRunnable {
   readonly namespace: string;
   readonly key: string;
+  readonly watch: SecretWatchMode;
   private readonly selector: LabelSelector;
   private readonly engager: ClusterEngager;
   private readonly log: Logger;
@@ -70,6 +71,10 @@ export class KubeconfigSecretProvider implements ProviderRunnable {
     }
     this.namespace = options.namespace;
     this.key = options.key ?? DEFAULT_KUBECONFIG_SECRET_KEY;
+    if (options.watch !== undefined && options.watch !== 'namespace' && options.watch !== 'host-cache') {
+      throw new ProviderConfigError(name, `options.watch must be "namespace" or "host-cache", got ${JSON.stringify(options.watch)}`);
+    }
+    this.watch = options.watch ?? 'namespace';
     try {
       this.selector = parseLabelSelector(options.labelSelector ?? { [DEFAULT_KUBECONFIG_SECRET_LABEL]: 'true' });
     } catch (err) {
@@ -91,28 +96,28 @@ export class KubeconfigSecretProvider implements ProviderRunnable {
       );
     }
     if (signal.aborted) return;
-    let lease: InformerLease<SecretObject>;
+    let source: SecretSource;
     try {
-      lease = await host.cache.acquireInformer<SecretObject>(secretKind, { signal });
+      source = await openSecretSource(host, { mode: this.watch, namespace: this.namespace, selector: this.selector, logger: this.log }, signal);
     } catch (err) {
       if (signal.aborted) return; // stopped while the informer was being set up
       throw err;
     }
     this.engager.begin(aware, signal);
-    const registration = lease.informer.addEventHandler({
+    const registration = source.informer.addEventHandler({
       onAdd: (secret) => this.observe(secret),
       onUpdate: (_old, secret) => this.observe(secret),
       onDelete: (secret) => {
         if (secret.metadata.namespace === this.namespace && secret.metadata.name) this.engager.wish(secret.metadata.name, absent);
       },
     });
-    this.log.info('watching kubeconfig Secrets', { selector: this.selector.toString(), key: this.key });
+    this.log.info('watching kubeconfig Secrets', { selector: this.selector.toString(), key: this.key, watch: this.watch });
     try {
       await whenAborted(signal);
     } finally {
       registration.remove();
-      lease.release();
       await this.engager.stop();
+      await source.close();
     }
   }
 
