@@ -8,6 +8,12 @@ import type { MetricsSource } from '../healthz/probe-server.js';
 import { parseBindAddress } from '../healthz/bind-address.js';
 import { ManagerConfigError } from './errors.js';
 
+/**
+ * Leader election on a coordination.k8s.io/v1 Lease in the local cluster. Runnables that need leader election (the
+ * default, controllers included) and the provider run only on the leader; runnables with `needLeaderElection: false`
+ * run on every replica. A leader that loses its Lease stops the manager with LeaderElectionLostError (restart the
+ * process, as controller-runtime does); one that shuts down cleanly releases it so a standby takes over at once.
+ */
 export interface LeaderElectionOptions {
   enabled?: boolean;
   /** Namespace of the Lease. Default: the pod's namespace when running in a cluster. */
