@@ -6,7 +6,7 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import {
-  ClusterSet, connectionFingerprint, loadUntrustedKubeconfig, newCluster, silentLogger,
+  ClusterSet, connectionFingerprint, loadUntrustedKubeconfig, newCluster, silentLogger, sleep,
 } from '@multicluster-runtime/core';
 import type {
   Aware, Cluster, ClusterName, IndexerFunc, KubeconfigPolicy, Logger, ObjectKind, ProviderRunnable,
@@ -90,7 +90,7 @@ export class KindProvider implements ProviderRunnable {
       while (!signal.aborted) {
         await this.poll(signal, aware);
         this.polls++;
-        await delay(this.pollIntervalMs, signal);
+        await sleep(this.pollIntervalMs, signal);
       }
     } finally {
       await this.clusters.removeAll();
@@ -158,17 +158,4 @@ export class KindProvider implements ProviderRunnable {
 
 function defaultFactory(log: Logger): (name: ClusterName, config: KubeConfig) => Cluster {
   return (name, config) => newCluster(config, { name, logger: log.with({ cluster: name }) });
-}
-
-function delay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-  });
 }
