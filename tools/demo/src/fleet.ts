@@ -7,7 +7,7 @@ import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
-import { newCluster } from '@multicluster-runtime/core';
+import { newCluster, sleep } from '@multicluster-runtime/core';
 import type { Client } from '@multicluster-runtime/core';
 import { startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
 
@@ -121,17 +121,4 @@ export class EmbeddedFleet {
     await this.host.close();
     await rm(this.dir, { recursive: true, force: true });
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-  });
 }
