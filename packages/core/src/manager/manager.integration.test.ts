@@ -177,6 +177,27 @@ describe('uniform and multi-cluster-aware reconcilers', () => {
     expect(await mgr.getCluster('member')).toBe(member);
   });
 
+  it('indexes fields on the local cluster and on provider clusters engaged before and after', async () => {
+    const [a, b] = members as [ApiServer, ApiServer];
+    const provider = new TestFleetProvider();
+    const mgr = startManager(provider);
+    run(mgr);
+    const tag = unique('team');
+    for (const server of [host, a, b]) await create(server, configMap(unique('idx'), {}, { team: tag }));
+    await provider.add('a', kubeconfigOf(a));
+    await mgr.getFieldIndexer().indexField(configMapKind, 'data.team', (o) => {
+      const team = (o['data'] as Record<string, string> | undefined)?.['team'];
+      return team ? [team] : [];
+    });
+    await provider.add('b', kubeconfigOf(b));
+    for (const name of ['', 'a', 'b']) {
+      const cache = (await mgr.getCluster(name)).cache;
+      await cache.getInformer(configMapKind);
+      await expect.poll(async () => (await cache.list(configMapKind, { fieldSelector: { 'data.team': tag } })).items.length, poll)
+        .toBe(1);
+    }
+  });
+
   it('engages a controller added late with the clusters already engaged', async () => {
     const [a] = members as [ApiServer];
     const provider = new TestFleetProvider();
