@@ -4,6 +4,7 @@
  */
 import { stringify } from 'yaml';
 import { InvalidOptionsError } from './errors.js';
+import { isLogicalClusterName } from './server/cluster-path.js';
 import type { KeyPairPem } from './tls/certificate-authority.js';
 
 export interface KubeconfigOptions {
@@ -13,6 +14,8 @@ export interface KubeconfigOptions {
   namespace?: string;
   /** Name of the cluster, user and context entries (default: the server's name). */
   contextName?: string;
+  /** kcp mode: address this logical cluster (`/clusters/<name>`, or `*` for the wildcard view). */
+  logicalCluster?: string;
 }
 
 export interface KubeconfigInput {
@@ -23,6 +26,12 @@ export interface KubeconfigInput {
 }
 
 const b64 = (s: string): string => Buffer.from(s, 'utf8').toString('base64');
+
+function serverUrl(server: string, logicalCluster: string | undefined): string {
+  if (logicalCluster === undefined) return server;
+  if (logicalCluster !== '*' && !isLogicalClusterName(logicalCluster)) throw new InvalidOptionsError(`invalid logical cluster name ${JSON.stringify(logicalCluster)}`);
+  return `${server}/clusters/${logicalCluster}`;
+}
 
 export function renderKubeconfig(input: KubeconfigInput, opts: KubeconfigOptions = {}): string {
   const name = opts.contextName ?? input.name;
@@ -35,7 +44,7 @@ export function renderKubeconfig(input: KubeconfigInput, opts: KubeconfigOptions
   return stringify({
     apiVersion: 'v1',
     kind: 'Config',
-    clusters: [{ name, cluster: { server: input.server, 'certificate-authority-data': b64(input.caPem) } }],
+    clusters: [{ name, cluster: { server: serverUrl(input.server, opts.logicalCluster), 'certificate-authority-data': b64(input.caPem) } }],
     users: [{ name, user }],
     contexts: [{ name, context: { cluster: name, user: name, namespace: opts.namespace ?? 'default' } }],
     'current-context': name,

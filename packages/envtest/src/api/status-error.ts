@@ -111,8 +111,8 @@ export function forbidden(gr: GroupResource, name: string, why: string): StatusE
   return new StatusError(403, 'Forbidden', `${qualifiedResource(gr)} "${name}" is forbidden: ${why}`, { name, group: gr.group, kind: gr.resource });
 }
 
-export function methodNotSupported(gr: GroupResource, verb: string): StatusError {
-  return new StatusError(405, 'MethodNotAllowed', `${verb} is not supported on resources of kind "${qualifiedResource(gr)}"`, { group: gr.group, kind: gr.resource });
+export function methodNotSupported(gr: GroupResource, verb: string, suffix = ''): StatusError {
+  return new StatusError(405, 'MethodNotAllowed', `${verb} is not supported on resources of kind "${qualifiedResource(gr)}"${suffix}`, { group: gr.group, kind: gr.resource });
 }
 
 export function unsupportedMediaType(accepted: readonly string[]): StatusError {

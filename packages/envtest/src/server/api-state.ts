@@ -16,6 +16,8 @@ export class ApiState {
   readonly watches = new Set<WatchStream>();
   readonly faults = { watchFailures: [] as StatusError[], latencyMs: 0 };
   readonly counters = { connections: 0, requests: 0 };
+  /** Logical clusters whose system namespaces exist. */
+  readonly seededClusters = new Set<string>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly disposers: (() => void)[] = [];
   private disposed = false;

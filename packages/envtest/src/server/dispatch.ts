@@ -23,6 +23,8 @@ import { patchObject } from './ops/patch.js';
 import { updateObject } from './ops/update.js';
 import { writeJson, writeNotFoundPage, writeStatusError, writeText } from './respond.js';
 import { resolveRoute } from './route.js';
+import { WILDCARD, splitClusterPath } from './cluster-path.js';
+import { seedCluster } from './seed.js';
 import { parseDeleteOptions, parseWriteParams } from './write-params.js';
 
 const PUBLIC_PATHS = new Set(['/healthz', '/livez', '/readyz', '/version']);
@@ -42,7 +44,15 @@ export async function handleRequest(state: ApiState, req: IncomingMessage, res: 
   }
 }
 
-async function route(state: ApiState, req: IncomingMessage, res: ServerResponse, url: URL, path: string, serverAddress: string): Promise<void> {
+async function route(state: ApiState, req: IncomingMessage, res: ServerResponse, url: URL, fullPath: string, serverAddress: string): Promise<void> {
+  let cluster: string | undefined = '';
+  let path = fullPath;
+  if (state.options.logicalClusters) {
+    const split = splitClusterPath(fullPath);
+    if ('invalid' in split) return writeNotFoundPage(res);
+    ({ cluster, path } = split);
+    if (cluster) seedCluster(state, cluster);
+  }
   switch (path) {
     case '/healthz':
     case '/livez':
@@ -53,7 +63,6 @@ async function route(state: ApiState, req: IncomingMessage, res: ServerResponse,
     case '/openapi/v2':
       return writeOpenApiV2(res);
   }
-  const cluster = '';
   const r = resolveRoute(state.registry, path, cluster);
   const readOnly = req.method === 'GET' || req.method === 'HEAD';
   switch (r.kind) {
@@ -111,9 +120,10 @@ async function resourceRequest(
   const verb = requireVerb(type, verbOf(req.method, name !== undefined, watchParam), req.method);
   const allNamespaces = type.namespaced && collection.namespace === undefined;
   if (allNamespaces && verb !== 'list' && verb !== 'watch') throw methodNotSupported(gr, verb);
-  if (collection.cluster === undefined && verb !== 'list' && verb !== 'watch') throw methodNotSupported(gr, verb);
+  if (collection.cluster === undefined && verb !== 'list' && verb !== 'watch') throw methodNotSupported(gr, verb, ` in the \`${WILDCARD}\` logical cluster`);
   const cluster = collection.cluster ?? '';
-  const send = (code: number, obj: Parameters<typeof present>[0]): void => writeJson(res, code, present(obj, type, version));
+  const annotation = state.options.logicalClusters ? cluster : undefined;
+  const send = (code: number, obj: Parameters<typeof present>[0]): void => writeJson(res, code, present(obj, type, version, annotation));
 
   switch (verb) {
     case 'list':
@@ -170,7 +180,7 @@ async function resourceRequest(
         kind: type.listKind,
         apiVersion: collection.type.group ? `${type.group}/${version}` : version,
         metadata: { resourceVersion: String(state.store.currentRv) },
-        items: deleted.map((o) => present(o, type, version)),
+        items: deleted.map((o) => present(o, type, version, annotation)),
       });
     }
   }

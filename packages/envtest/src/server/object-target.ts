@@ -2,6 +2,7 @@
 import type { ResourceType } from '../api/resource-type.js';
 import { groupVersion, storageResource } from '../api/resource-type.js';
 import type { ObjectKey, StoredObject } from '../storage/types.js';
+import { KCP_CLUSTER_ANNOTATION } from './cluster-path.js';
 
 /** A resource collection in one logical cluster (or every one, `cluster: undefined`) and maybe one namespace. */
 export interface CollectionTarget {
@@ -22,8 +23,15 @@ export function objectKey(t: { type: ResourceType; cluster: string; namespace: s
   return { cluster: t.cluster, resource: storageResource(t.type), namespace: t.namespace ?? '', name: t.name };
 }
 
-/** The object as the requested version shows it: apiVersion and kind first, always set. */
-export function present(obj: StoredObject, type: ResourceType, version: string): Record<string, unknown> {
+/**
+ * The object as the requested version shows it: apiVersion and kind first, always set. With `logicalCluster` (kcp
+ * mode) it carries the `kcp.io/cluster` annotation clients use to tell clusters apart in wildcard views.
+ */
+export function present(obj: StoredObject, type: ResourceType, version: string, logicalCluster?: string): Record<string, unknown> {
   const { apiVersion: _apiVersion, kind: _kind, ...rest } = obj;
+  if (logicalCluster) {
+    const annotations = { ...((obj.metadata['annotations'] as Record<string, string> | undefined) ?? {}), [KCP_CLUSTER_ANNOTATION]: logicalCluster };
+    rest.metadata = { ...obj.metadata, annotations };
+  }
   return { apiVersion: groupVersion(type.group, version), kind: type.kind, ...rest };
 }

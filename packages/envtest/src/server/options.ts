@@ -21,6 +21,11 @@ export interface ApiServerOptions {
   namespaceController?: boolean;
   /** Bearer tokens accepted from the start: token → user name or user. */
   tokens?: Record<string, string | UserInfo>;
+  /**
+   * kcp mode: also serve `/clusters/<name>/…` (one logical cluster each, created on first use, with its own CRDs)
+   * and the wildcard `/clusters/*` paths (list and watch across all); objects carry the `kcp.io/cluster` annotation. Default false.
+   */
+  logicalClusters?: boolean;
 }
 
 /** Node timers fire immediately beyond this delay. */
@@ -36,6 +41,7 @@ export interface ResolvedOptions {
   crdEstablishDelayMs: number;
   namespaceController: boolean;
   tokens: Record<string, string | UserInfo>;
+  logicalClusters: boolean;
 }
 
 export function resolveOptions(opts: ApiServerOptions = {}): ResolvedOptions {
@@ -60,5 +66,6 @@ export function resolveOptions(opts: ApiServerOptions = {}): ResolvedOptions {
     crdEstablishDelayMs: nonNegative('crdEstablishDelayMs', opts.crdEstablishDelayMs, 0),
     namespaceController: opts.namespaceController ?? false,
     tokens: opts.tokens ?? {},
+    logicalClusters: opts.logicalClusters ?? false,
   };
 }

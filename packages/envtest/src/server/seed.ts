@@ -6,7 +6,10 @@ import { createObject } from './ops/create.js';
 
 export const SYSTEM_NAMESPACES = ['default', 'kube-node-lease', 'kube-public', 'kube-system'] as const;
 
+/** Creates the system namespaces of a logical cluster the first time it is used. */
 export function seedCluster(state: ApiState, cluster: string): void {
+  if (state.seededClusters.has(cluster)) return;
+  state.seededClusters.add(cluster);
   const type = BUILTIN_RESOURCES.find((t) => storageResource(t) === NAMESPACE_RESOURCE)!;
   for (const name of SYSTEM_NAMESPACES) {
     if (state.store.get({ cluster, resource: NAMESPACE_RESOURCE, namespace: '', name })) continue;

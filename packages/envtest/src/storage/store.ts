@@ -44,6 +44,11 @@ export class Store {
     return `${key.cluster}\u0000${key.namespace}/${key.name}`;
   }
 
+  /** The logical cluster part of a sort key. */
+  static clusterOfSortKey(sortKey: string): string {
+    return sortKey.slice(0, sortKey.indexOf('\u0000'));
+  }
+
   /** A deep copy of the stored object, or undefined. */
   get(key: ObjectKey): StoredObject | undefined {
     const obj = this.objects.get(key.resource)?.get(Store.sortKey(key));

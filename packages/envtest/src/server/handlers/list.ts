@@ -8,6 +8,7 @@ import { groupVersion, storageResource } from '../../api/resource-type.js';
 import { StatusError, badRequest, expired, tooLargeResourceVersion } from '../../api/status-error.js';
 import { ResourceVersionExpiredError, ResourceVersionTooLargeError } from '../../storage/errors.js';
 import type { Snapshot } from '../../storage/store.js';
+import { Store } from '../../storage/store.js';
 import type { ApiState } from '../api-state.js';
 import type { ListOptions } from '../list-options.js';
 import { matchesSelectors } from '../list-options.js';
@@ -57,7 +58,7 @@ export function handleList(state: ApiState, res: ServerResponse, target: Collect
     kind: target.type.listKind,
     apiVersion: groupVersion(target.type.group, target.version),
     metadata,
-    items: page.map((i) => present(i.object, target.type, target.version)),
+    items: page.map((i) => present(i.object, target.type, target.version, state.options.logicalClusters ? Store.clusterOfSortKey(i.sortKey) : undefined)),
   });
 }
 

@@ -7,6 +7,7 @@ import type { ServerResponse } from 'node:http';
 import { groupVersion, storageResource } from '../../api/resource-type.js';
 import { expired, tooLargeResourceVersion } from '../../api/status-error.js';
 import { ResourceVersionExpiredError, ResourceVersionTooLargeError } from '../../storage/errors.js';
+import { Store } from '../../storage/store.js';
 import type { StoreEvent, StoredObject } from '../../storage/types.js';
 import type { ApiState } from '../api-state.js';
 import type { ListOptions } from '../list-options.js';
@@ -32,7 +33,9 @@ export function handleWatch(state: ApiState, res: ServerResponse, target: Collec
     return;
   }
 
-  const send = (eventType: 'ADDED' | 'MODIFIED' | 'DELETED', obj: StoredObject): void => stream.send(eventType, present(obj, type, version));
+  const annotate = state.options.logicalClusters;
+  const send = (eventType: 'ADDED' | 'MODIFIED' | 'DELETED', obj: StoredObject, cluster: string): void =>
+    stream.send(eventType, present(obj, type, version, annotate ? cluster : undefined));
   const bookmark = (initialEventsEnd: boolean): void => {
     const metadata: Record<string, unknown> = { resourceVersion: String(store.currentRv) };
     if (initialEventsEnd) metadata['annotations'] = { [INITIAL_EVENTS_END_ANNOTATION]: 'true' };
@@ -44,10 +47,11 @@ export function handleWatch(state: ApiState, res: ServerResponse, target: Collec
     const now = e.type === 'DELETED' ? undefined : e.object;
     const nowMatches = now !== undefined && matchesSelectors(opts, now);
     const before = e.prev !== undefined && matchesSelectors(opts, e.prev);
+    const cluster = e.key.cluster;
     if (e.type === 'DELETED') {
-      if (before) send('DELETED', e.object);
-    } else if (nowMatches) send(before ? 'MODIFIED' : 'ADDED', now);
-    else if (before) send('DELETED', { ...e.prev!, metadata: { ...e.prev!.metadata, resourceVersion: String(e.rv) } });
+      if (before) send('DELETED', e.object, cluster);
+    } else if (nowMatches) send(before ? 'MODIFIED' : 'ADDED', now, cluster);
+    else if (before) send('DELETED', { ...e.prev!, metadata: { ...e.prev!.metadata, resourceVersion: String(e.rv) } }, cluster);
   };
 
   const rv = opts.resourceVersion === undefined ? undefined : Number(opts.resourceVersion);
@@ -55,7 +59,7 @@ export function handleWatch(state: ApiState, res: ServerResponse, target: Collec
   try {
     if (initial) {
       if (rv !== undefined && rv > store.currentRv) throw new ResourceVersionTooLargeError(rv, store.currentRv);
-      for (const item of store.snapshot(scope).items) if (matchesSelectors(opts, item.object)) send('ADDED', item.object);
+      for (const item of store.snapshot(scope).items) if (matchesSelectors(opts, item.object)) send('ADDED', item.object, Store.clusterOfSortKey(item.sortKey));
       if (opts.sendInitialEvents === true && opts.allowWatchBookmarks) bookmark(true);
     } else if (rv !== undefined && rv !== 0) {
       for (const e of store.eventsAfter(scope, rv)) deliver(e);
