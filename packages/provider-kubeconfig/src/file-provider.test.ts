@@ -152,6 +152,25 @@ describe('KubeconfigFileProvider', () => {
     await expect.poll(() => engaged.signal.aborted, { timeout: 10_000 }).toBe(true);
   });
 
+  test('a file that cannot be examined keeps its cluster instead of counting as deleted', async () => {
+    const d = freshDir();
+    const file = join(d, 'x.yaml');
+    await writeFile(file, members[0]!.kubeconfig());
+    // chokidar reports the loop as a delete and then misses its real removal; the periodic rescan catches it.
+    const { aware, provider } = start([d], { rescanIntervalMs: 200 });
+    const name = `${file}+${ctx(members[0]!)}`;
+    await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual([name]);
+    const engaged = aware.current(name)!;
+
+    // Swap in a symlink to itself: stat fails with ELOOP, which says nothing about whether the config is gone.
+    await symlink('x.yaml', join(d, '.swap'));
+    await rename(join(d, '.swap'), file);
+    await expect.poll(() => provider.fileStatus(file)?.problem, { timeout: 10_000 }).toMatch(/cannot be read \(ELOOP\)/);
+    expect(engaged.signal.aborted).toBe(false);
+    await rm(file);
+    await expect.poll(() => engaged.signal.aborted, { timeout: 10_000 }).toBe(true);
+  });
+
   test('a file written in pieces is read once complete (debounced)', async () => {
     const d = freshDir();
     const { aware, history } = start([d], { debounceMs: 300 });
@@ -292,6 +311,7 @@ describe('KubeconfigFileProvider', () => {
     expect(() => new KubeconfigFileProvider({ paths: [] })).toThrow(ProviderConfigError);
     expect(() => new KubeconfigFileProvider({ paths: [''] })).toThrow(/empty entries/);
     expect(() => new KubeconfigFileProvider({ paths: ['x'], debounceMs: -1 })).toThrow(/debounceMs/);
+    expect(() => new KubeconfigFileProvider({ paths: ['x'], rescanIntervalMs: Number.NaN })).toThrow(/rescanIntervalMs/);
     expect(() => new KubeconfigFileProvider({} as KubeconfigFileProviderOptions)).toThrow(/at least one/);
   });
 

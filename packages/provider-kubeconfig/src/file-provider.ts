@@ -30,6 +30,11 @@ export interface KubeconfigFileProviderOptions extends ClusterConnectionOptions 
   debounceMs?: number;
   /** Between a file's path and a context's name in cluster names. Default `+`. */
   separator?: string;
+  /**
+   * Rescan this often even without change events, for changes file watching misses (network filesystems, exhausted
+   * inotify watches, odd symlinks). Unchanged files cost a read. Default 30 s; 0 turns it off.
+   */
+  rescanIntervalMs?: number;
 }
 
 /** What the provider made of one file. */
@@ -57,6 +62,7 @@ export class KubeconfigFileProvider implements ProviderRunnable {
   private readonly engager: ClusterEngager;
   private readonly log: Logger;
   private readonly debounceMs: number;
+  private readonly rescanIntervalMs: number;
   private readonly files = new Map<string, TrackedFile>();
   private started = false;
   private debounce: { timer: ReturnType<typeof setTimeout>; firstAt: number } | undefined;
@@ -78,6 +84,11 @@ export class KubeconfigFileProvider implements ProviderRunnable {
       throw new ProviderConfigError(name, `options.debounceMs must be a non-negative number, got ${String(options.debounceMs)}`);
     }
     this.debounceMs = debounceMs;
+    const rescanIntervalMs = options.rescanIntervalMs ?? 30_000;
+    if (!Number.isFinite(rescanIntervalMs) || rescanIntervalMs < 0) {
+      throw new ProviderConfigError(name, `options.rescanIntervalMs must be a non-negative number, got ${String(options.rescanIntervalMs)}`);
+    }
+    this.rescanIntervalMs = rescanIntervalMs;
     this.separator = options.separator ?? '+';
     if (this.separator === '') throw new ProviderConfigError(name, 'options.separator must not be empty');
     this.log = (options.logger ?? silentLogger).with({ provider: 'kubeconfig-files' });
@@ -96,14 +107,17 @@ export class KubeconfigFileProvider implements ProviderRunnable {
     if (signal.aborted) return;
     this.engager.begin(aware, signal);
     const watchers = this.specs.map((spec) => this.watchSpec(spec));
+    let interval: ReturnType<typeof setInterval> | undefined;
     try {
       // Watch first, then scan: a change during the first scan then triggers another one instead of being lost.
       await Promise.all(watchers.map((w) => new Promise<void>((resolve) => w.once('ready', () => resolve()))));
       this.rescan();
       this.log.info('watching kubeconfig files', { paths: this.specs.map((s) => s.source) });
+      if (this.rescanIntervalMs > 0) interval = setInterval(() => this.rescan(), this.rescanIntervalMs);
       await whenAborted(signal);
     } finally {
       this.stopping = true;
+      clearInterval(interval);
       if (this.debounce) clearTimeout(this.debounce.timer);
       this.debounce = undefined;
       await Promise.all(watchers.map((w) => w.close()));
@@ -195,7 +209,16 @@ export class KubeconfigFileProvider implements ProviderRunnable {
 
   private async scan(): Promise<void> {
     const listed = new Set<string>();
-    for (const spec of this.specs) for (const file of await spec.list()) listed.add(file);
+    let complete = true;
+    for (const spec of this.specs) {
+      try {
+        for (const file of await spec.list()) listed.add(file);
+      } catch (err) {
+        // An unreadable folder is not an empty one: keep its clusters and look again on the next change.
+        complete = false;
+        this.log.warn('cannot list kubeconfig files; keeping the clusters found before', { path: spec.source, error: describe(err) });
+      }
+    }
     const present = new Set<string>();
     for (const path of [...listed].sort()) {
       if (this.stopping) return;
@@ -207,7 +230,7 @@ export class KubeconfigFileProvider implements ProviderRunnable {
       this.load(path, seen, content);
     }
     for (const [path, file] of this.files) {
-      if (present.has(path)) continue;
+      if (present.has(path) || (!complete && !listed.has(path))) continue;
       this.files.delete(path);
       for (const context of file.contexts) this.engager.wish(this.clusterName(path, context), absent);
       this.log.info('kubeconfig file is gone; its clusters are disengaged', { file: path });

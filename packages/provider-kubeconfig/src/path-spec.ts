@@ -15,18 +15,29 @@ export interface PathSpec {
   readonly watchDir: string;
   /** How deep below `watchDir` changes matter (undefined: any depth). */
   readonly depth: number | undefined;
-  /** The absolute paths of the files the spec covers now. */
+  /**
+   * The absolute paths of the files the spec covers now. Rejects when that cannot be told (a folder that cannot be
+   * read), so callers do not mistake an unreadable folder for an empty one.
+   */
   list(): Promise<string[]>;
 }
 
 /** Upper bound on directory entries a glob walk visits, so a pattern like `/**` cannot walk a whole disk. */
 const MAX_WALK_ENTRIES = 20_000;
 
+/** Whether an error means "not there" (as opposed to "cannot tell", e.g. permissions or a symlink loop). */
+function isMissing(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+/** True for a regular file (following symlinks), false if there is none; throws when it cannot tell. */
 async function isFile(path: string): Promise<boolean> {
   try {
     return (await stat(path)).isFile();
-  } catch {
-    return false;
+  } catch (err) {
+    if (isMissing(err)) return false;
+    throw err;
   }
 }
 
@@ -42,14 +53,20 @@ async function filesIn(dir: string): Promise<string[]> {
   let names: string[];
   try {
     names = await readdir(dir);
-  } catch {
-    return [];
+  } catch (err) {
+    if (isMissing(err)) return [];
+    throw err;
   }
   const files: string[] = [];
   for (const name of names.sort()) {
     if (name.startsWith('.')) continue;
     const path = join(dir, name);
-    if (await isFile(path)) files.push(path);
+    try {
+      if (await isFile(path)) files.push(path);
+    } catch {
+      // An entry that cannot be examined is listed, so reading it reports why instead of dropping its clusters.
+      files.push(path);
+    }
   }
   return files;
 }
@@ -68,7 +85,13 @@ export async function pathSpec(path: string, cwd = process.cwd()): Promise<PathS
     source: path,
     watchDir: dirname(absolute),
     depth: 0,
-    list: async () => ((await isFile(absolute)) ? [absolute] : []),
+    list: async () => {
+      try {
+        return (await isFile(absolute)) ? [absolute] : [];
+      } catch {
+        return [absolute]; // reading it reports why
+      }
+    },
   };
 }
 
@@ -87,7 +110,8 @@ function globSpec(source: string, absolute: string): PathSpec {
         let names: string[];
         try {
           names = await readdir(dir);
-        } catch {
+        } catch (err) {
+          if (level === 0 && !isMissing(err)) throw err;
           return;
         }
         for (const name of names.sort()) {
@@ -101,8 +125,14 @@ function globSpec(source: string, absolute: string): PathSpec {
           }
           if (info.isDirectory()) {
             if (depth === undefined || level < depth) await walk(path, level + 1);
-          } else if (matcher.test(path) && (await isFile(path))) {
-            found.push(path);
+          } else if (matcher.test(path)) {
+            let file = true;
+            try {
+              file = await isFile(path);
+            } catch {
+              // listed, so reading it reports why
+            }
+            if (file) found.push(path);
           }
         }
       };
