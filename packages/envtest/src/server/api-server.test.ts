@@ -54,6 +54,13 @@ describe('ApiServer lifecycle', () => {
     await expect(startApiServer({ port: server.port })).rejects.toMatchObject({ name: 'ServerListenError', retryable: true });
   });
 
+  test('an aborted signal stops start-up', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(startApiServer({ signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(startFleet(3, { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
   test('bad options are refused with InvalidOptionsError', async () => {
     await expect(startApiServer({ port: -1 })).rejects.toBeInstanceOf(InvalidOptionsError);
     await expect(startApiServer({ defaultWatchTimeoutSeconds: 0 })).rejects.toBeInstanceOf(InvalidOptionsError);

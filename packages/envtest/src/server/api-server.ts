@@ -65,9 +65,17 @@ export interface ApiServer {
 
 export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiServer> {
   const resolved = resolveOptions(opts);
+  opts.signal?.throwIfAborted();
   const credentials = await processCredentials();
+  opts.signal?.throwIfAborted();
   const server = new InMemoryApiServer(new ApiState(resolved), credentials);
-  await server.listen(resolved.port);
+  try {
+    await server.listen(resolved.port);
+    opts.signal?.throwIfAborted();
+  } catch (err) {
+    await server.close();
+    throw err;
+  }
   return server;
 }
 

@@ -26,6 +26,8 @@ export interface ApiServerOptions {
    * and the wildcard `/clusters/*` paths (list and watch across all); objects carry the `kcp.io/cluster` annotation. Default false.
    */
   logicalClusters?: boolean;
+  /** Aborts start-up: startApiServer then rejects and leaves nothing listening. */
+  signal?: AbortSignal;
 }
 
 /** Node timers fire immediately beyond this delay. */

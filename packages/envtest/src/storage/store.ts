@@ -172,7 +172,14 @@ export class Store {
       this.compactedRv = this.events[drop - 1]!.rv;
       this.events = this.events.slice(drop);
     }
-    for (const listener of [...(this.listeners.get(key.resource) ?? [])]) listener(event);
+    for (const listener of [...(this.listeners.get(key.resource) ?? [])]) {
+      // One failing listener must not cost the others (other watchers) their event.
+      try {
+        listener(event);
+      } catch (err) {
+        process.emitWarning(`envtest store listener failed: ${err instanceof Error ? err.message : String(err)}`, 'EnvtestWarning');
+      }
+    }
     return structuredClone(stored);
   }
 }
