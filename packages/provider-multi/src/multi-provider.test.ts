@@ -211,6 +211,24 @@ describe('MultiProvider', () => {
     expect(ok.indexCalls).toEqual(['ConfigMap:f']);
   });
 
+  test('a provider is started only after it has received the recorded indexes', async () => {
+    const multi = new MultiProvider();
+    await multi.indexField(configMap, 'f', byName);
+    const slow = new FakeProvider();
+    const order: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => { release = resolve; });
+    slow.indexField = async () => { order.push('index'); await gate; order.push('indexed'); };
+    const originalStart = slow.start.bind(slow);
+    slow.start = (signal, aware) => { order.push('start'); return originalStart(signal, aware); };
+    const adding = multi.add('slow', slow);
+    run(multi); // starts while the index is still being applied
+    expect(order).toEqual(['index']);
+    release();
+    await adding;
+    expect(order).toEqual(['index', 'indexed', 'start']);
+  });
+
   test('a provider that cannot take the recorded indexes is not added', async () => {
     const multi = new MultiProvider();
     await multi.indexField(configMap, 'f', byName);

@@ -35,6 +35,8 @@ interface Member {
   /** Settles when the member's `start` has returned (at once for providers without a discovery loop). */
   done: Promise<void>;
   started: boolean;
+  /** Recorded indexes are still being applied; `add` starts the member once they are. */
+  indexing: boolean;
 }
 
 /** Forwards the manager's local cluster to members that look for it (e.g. the kubeconfig Secret provider). */
@@ -73,6 +75,7 @@ export class MultiProvider implements ProviderRunnable {
     if (this.members.has(name)) throw new ProviderNameError(name, 'is already taken');
     const member: Member = {
       name, provider, indexed: new Set(), life: new AbortController(), done: Promise.resolve(), started: false,
+      indexing: true,
     };
     // Registered before indexing so a concurrent indexField reaches it too; `indexed` keeps it to once per record.
     this.members.set(name, member);
@@ -91,6 +94,7 @@ export class MultiProvider implements ProviderRunnable {
         `provider ${JSON.stringify(name)} was not added: applying recorded field indexes failed`, failures,
       );
     }
+    member.indexing = false;
     if (this.members.get(name) !== member) return; // removed while indexing
     if (this.run) this.startMember(member, this.run);
     this.log.info('provider added', { provider: name });
@@ -185,7 +189,7 @@ export class MultiProvider implements ProviderRunnable {
   }
 
   private startMember(member: Member, run: { signal: AbortSignal; aware: Aware }): void {
-    if (member.started || !isProviderRunnable(member.provider)) return;
+    if (member.started || member.indexing || !isProviderRunnable(member.provider)) return;
     member.started = true;
     const provider: ProviderRunnable = member.provider;
     const life = linkedAbort(run.signal, member.life.signal);
