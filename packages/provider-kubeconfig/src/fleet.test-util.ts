@@ -41,8 +41,10 @@ export function capturingLogger(): { logger: Logger; records: string[] } {
   return { logger, records };
 }
 
-/** A running cluster over `server` (admin credentials), stopped by the returned function. */
-export async function runningCluster(server: ApiServer): Promise<{ cluster: KubeCluster; stop: () => Promise<void> }> {
+/** A running cluster over `server` (admin credentials; an in-memory or a real API server), stopped by the returned function. */
+export async function runningCluster(
+  server: Pick<ApiServer, 'kubeconfig' | 'name'>,
+): Promise<{ cluster: KubeCluster; stop: () => Promise<void> }> {
   const cluster = newCluster(loadUntrustedKubeconfig(server.kubeconfig()), { name: server.name });
   const ac = new AbortController();
   const done = cluster.start(ac.signal);
