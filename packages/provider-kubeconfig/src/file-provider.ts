@@ -19,7 +19,7 @@ import type { ClusterStatus } from './cluster-status.js';
 import { absent, desiredFromKubeconfig, refused } from './desired-cluster.js';
 import { ProviderConfigError } from './errors.js';
 import { pathSpec, type PathSpec } from './path-spec.js';
-import { describe } from './probe.js';
+import { describeError } from './probe.js';
 
 export interface KubeconfigFileProviderOptions extends ClusterConnectionOptions {
   /** Kubeconfig files, folders (their non-hidden files) and globs (`/etc/fleet/*.kubeconfig`). Relative to the cwd. */
@@ -102,7 +102,7 @@ export class KubeconfigFileProvider implements ProviderRunnable {
     try {
       this.specs = await Promise.all(this.options.paths.map((p) => pathSpec(p)));
     } catch (err) {
-      throw new ProviderConfigError('KubeconfigFileProvider', `bad path pattern: ${describe(err)}`);
+      throw new ProviderConfigError('KubeconfigFileProvider', `bad path pattern: ${describeError(err)}`);
     }
     if (signal.aborted) return;
     this.engager.begin(aware, signal);
@@ -167,7 +167,7 @@ export class KubeconfigFileProvider implements ProviderRunnable {
       ...(spec.depth === undefined ? {} : { depth: spec.depth }),
     });
     watcher.on('all', () => this.schedule());
-    watcher.on('error', (err) => this.log.warn('watching kubeconfig files failed', { path: spec.source, error: describe(err) }));
+    watcher.on('error', (err) => this.log.warn('watching kubeconfig files failed', { path: spec.source, error: describeError(err) }));
     return watcher;
   }
 
@@ -216,7 +216,7 @@ export class KubeconfigFileProvider implements ProviderRunnable {
       } catch (err) {
         // An unreadable folder is not an empty one: keep its clusters and look again on the next change.
         complete = false;
-        this.log.warn('cannot list kubeconfig files; keeping the clusters found before', { path: spec.source, error: describe(err) });
+        this.log.warn('cannot list kubeconfig files; keeping the clusters found before', { path: spec.source, error: describeError(err) });
       }
     }
     const present = new Set<string>();
@@ -261,7 +261,7 @@ export class KubeconfigFileProvider implements ProviderRunnable {
       if (contexts.length === 0) throw new Error('the kubeconfig has no contexts');
     } catch (err) {
       // The whole file is unusable (likely being written): clusters already engaged from it stay as they are.
-      file.problem = describe(err);
+      file.problem = describeError(err);
       this.log.warn('kubeconfig file is unusable; keeping its clusters on their last good config', {
         file: path, reason: file.problem, clusters: file.contexts.size,
       });
