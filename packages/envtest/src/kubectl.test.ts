@@ -92,6 +92,16 @@ describe.skipIf(!KUBECTL)(`kubectl (${KUBECTL ?? 'not installed: install kubectl
     expect(await kubectl('delete', '-f', changed)).toContain('deleted');
   });
 
+  test('apply --server-side creates, updates and records kubectl as the field manager', async () => {
+    const v1 = await file('ssa1.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ssa\ndata:\n  a: "1"\n  b: "2"\n');
+    expect(await kubectl('apply', '--server-side', '-f', v1)).toContain('configmap/ssa serverside-applied');
+    const v2 = await file('ssa2.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ssa\ndata:\n  a: "3"\n');
+    await kubectl('apply', '--server-side', '-f', v2);
+    const got = JSON.parse(await kubectl('get', 'cm', 'ssa', '-o', 'json', '--show-managed-fields'));
+    expect(got.data).toEqual({ a: '3' });
+    expect(got.metadata.managedFields.map((f: { manager: string }) => f.manager)).toContain('kubectl');
+  });
+
   test('get -w sees an update', async () => {
     await kubectl('create', 'configmap', 'watched', '--from-literal=v=1');
     const child = spawn(KUBECTL!, ['--kubeconfig', join(dir, 'kubeconfig'), '--cache-dir', join(dir, 'cache'), 'get', 'cm', 'watched', '-w', '-o', 'jsonpath={.data.v}{"\\n"}'], {

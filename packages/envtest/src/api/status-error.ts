@@ -23,7 +23,7 @@ export interface StatusDetails {
 export interface StatusBody {
   kind: 'Status';
   apiVersion: 'v1';
-  metadata: Record<string, never>;
+  metadata: { continue?: string };
   status: 'Failure' | 'Success';
   message?: string;
   reason?: string;
@@ -43,6 +43,8 @@ export class StatusError extends Error {
     readonly reason: string,
     message: string,
     readonly details?: StatusDetails,
+    /** ListMeta of the Status, e.g. a fresh `continue` token on an expired one. */
+    readonly listMeta?: { continue?: string },
   ) {
     super(message);
     this.name = 'StatusError';
@@ -50,7 +52,7 @@ export class StatusError extends Error {
 
   /** Field order matches the real server's JSON. */
   toStatus(): StatusBody {
-    const body: StatusBody = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message, reason: this.reason, code: this.code };
+    const body: StatusBody = { kind: 'Status', apiVersion: 'v1', metadata: { ...this.listMeta }, status: 'Failure', message: this.message, reason: this.reason, code: this.code };
     if (this.details) {
       const { code } = body;
       delete (body as Partial<StatusBody>).code;

@@ -81,6 +81,11 @@ async function route(state: ApiState, req: IncomingMessage, res: ServerResponse,
   }
 }
 
+/** `Warning: 299 - "<text>"` headers, as the real server sends for fieldValidation=Warn. */
+function setWarnings(res: ServerResponse, warnings: readonly string[] | undefined): void {
+  if (warnings?.length) res.setHeader('Warning', warnings.map((w) => `299 - ${JSON.stringify(w)}`));
+}
+
 function verbOf(method: string | undefined, named: boolean, watch: boolean): Verb | undefined {
   switch (method) {
     case 'GET':
@@ -142,6 +147,7 @@ async function resourceRequest(
       const opts = parseWriteParams(req, params, 'CreateOptions');
       const body = requireObject(decodeJson(await readBody(req)));
       const created = createObject(state, { ...collection, cluster }, objectFromBody(collection, body), opts);
+      setWarnings(res, opts.warnings);
       return send(201, created);
     }
     case 'update': {
@@ -149,6 +155,7 @@ async function resourceRequest(
       const body = requireObject(decodeJson(await readBody(req)));
       const target: ObjectTarget = { ...collection, cluster, name: name!, subresource };
       const result = updateObject(state, target, objectFromBody(collection, body), opts);
+      setWarnings(res, opts.warnings);
       return send(result.created ? 201 : 200, result.object);
     }
     case 'patch': {
@@ -156,6 +163,7 @@ async function resourceRequest(
       const body = await readBody(req);
       const target: ObjectTarget = { ...collection, cluster, name: name!, subresource };
       const result = patchObject(state, target, mediaType(req), body, opts);
+      setWarnings(res, opts.warnings);
       return send(result.created ? 201 : 200, result.object);
     }
     case 'delete': {

@@ -5,6 +5,7 @@ import { badRequest, invalid } from '../api/status-error.js';
 import { decodeJson, requireObject } from './body.js';
 import type { DeleteOptions } from './ops/delete.js';
 import type { PatchOptions } from './ops/patch.js';
+import type { FieldValidation } from './ops/write-options.js';
 import { queryBool, queryOptionalBool } from './query.js';
 
 export function parseWriteParams(req: IncomingMessage, params: URLSearchParams, kind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions'): PatchOptions {
@@ -15,7 +16,13 @@ export function parseWriteParams(req: IncomingMessage, params: URLSearchParams, 
     throw invalid('meta.k8s.io', kind, '', [notSupported('fieldValidation', validation, ['Ignore', 'Warn', 'Strict'])]);
   const ua = req.headers['user-agent'];
   const fieldManager = params.get('fieldManager') || (typeof ua === 'string' && ua ? ua.split('/')[0] : undefined);
-  return { dryRun: dryRunValues.length > 0, fieldManager, force: queryOptionalBool(params, 'force') };
+  return {
+    dryRun: dryRunValues.length > 0,
+    fieldManager,
+    force: queryOptionalBool(params, 'force'),
+    fieldValidation: (validation || 'Ignore') as FieldValidation,
+    warnings: [],
+  };
 }
 
 /** DeleteOptions from the body (if any) merged over the query parameters. */

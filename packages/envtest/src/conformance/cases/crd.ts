@@ -137,6 +137,19 @@ export function crdCases(ctx: SuiteContext): void {
     expect(res.body.extra).toBeUndefined();
   });
 
+  test('cr: fieldValidation=Strict refuses unknown fields (400); Warn stores and warns', async () => {
+    const group = await installWidgets(ctx);
+    const ns = await ctx.namespace();
+    const base = `/apis/${group}/v1/namespaces/${ns}/widgets`;
+    const strict = await ctx.client.post(base, widget(group, 's', { size: 1, bogus: 'x' }), { fieldValidation: 'Strict' });
+    expectStatus(strict, 400, 'BadRequest');
+    expect(strict.body.message).toContain('unknown field "spec.bogus"');
+    const warn = await ctx.client.post(base, widget(group, 'w', { size: 1, bogus: 'x' }), { fieldValidation: 'Warn' });
+    expect(warn.status).toBe(201);
+    expect(String(warn.headers['warning'])).toContain('unknown field');
+    expect(warn.body.spec.bogus).toBeUndefined();
+  });
+
   test('cr: a namespaced CR in a missing namespace is 404', async () => {
     const group = await installWidgets(ctx);
     const res = await ctx.client.post(`/apis/${group}/v1/namespaces/no-such-ns-abc/widgets`, widget(group, 'w'));

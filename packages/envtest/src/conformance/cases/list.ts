@@ -111,6 +111,21 @@ export function listCases(ctx: SuiteContext): void {
     expectStatus(res, 410, 'Expired');
   });
 
+  test('list: a continue token from compacted history is 410 Expired with a fresh continue token', async (t) => {
+    if (!ctx.backend.compact) return t.skip('backend cannot compact');
+    const ns = await ctx.namespace();
+    await seed(ctx, ns);
+    const p1 = await ctx.client.get(cmPath(ns), { limit: 2 });
+    await ctx.client.post(cmPath(ns), configMap('later'));
+    ctx.backend.compact();
+    const res = await ctx.client.get(cmPath(ns), { limit: 2, continue: p1.body.metadata.continue });
+    expectStatus(res, 410, 'Expired', /^The provided continue parameter is too old/);
+    expect(res.body.metadata.continue).toEqual(expect.any(String));
+    const inconsistent = await ctx.client.get(cmPath(ns), { limit: 10, continue: res.body.metadata.continue });
+    expect(inconsistent.status).toBe(200);
+    expect(names(inconsistent.body)).toEqual(['cm-2', 'cm-3', 'cm-4', 'later']);
+  });
+
   test('list: the all-namespaces collection lists across namespaces', async () => {
     const ns1 = await ctx.namespace();
     const ns2 = await ctx.namespace();

@@ -30,7 +30,8 @@ export function handleList(state: ApiState, res: ServerResponse, target: Collect
       const token = decodeContinue(opts.continueToken);
       start = token.start;
       try {
-        snapshot = store.snapshotAt(scope, token.rv);
+        // rv <= 0 (from an expired-token Status) continues from the latest state, knowingly inconsistent.
+        snapshot = token.rv > 0 ? store.snapshotAt(scope, token.rv) : store.snapshot(scope);
       } catch (err) {
         if (err instanceof ResourceVersionExpiredError) throw expiredContinue(token.start);
         throw err;
@@ -64,5 +65,6 @@ export function handleList(state: ApiState, res: ServerResponse, target: Collect
 
 function expiredContinue(start: string): StatusError {
   const err = expired(CONTINUE_EXPIRED);
-  return new StatusError(err.code, err.reason, err.message, { causes: [{ message: `continue: ${encodeContinue({ rv: -1, start })}` }] });
+  // Like etcd3's handleCompactedErrorForPaging: a token with rv -1 lets the client continue inconsistently if it wants.
+  return new StatusError(err.code, err.reason, err.message, undefined, { continue: encodeContinue({ rv: -1, start }) });
 }

@@ -8,6 +8,7 @@ import type { CollectionTarget } from '../object-target.js';
 import { objectKey } from '../object-target.js';
 import { checkNamespace } from './body-checks.js';
 import { admitNamespacedCreate } from './namespace-admission.js';
+import { checkUnknownFields } from './unknown-fields.js';
 import type { WriteOptions } from './write-options.js';
 
 const GENERATE_NAME_ATTEMPTS = 8;
@@ -26,7 +27,7 @@ export function createObject(state: ApiState, target: CollectionTarget & { clust
     const candidate = structuredClone(obj);
     if (generated) candidate.metadata.name = generateName(prefix);
     const errs = prepareForCreate(type, candidate, target.namespace);
-    if (type.custom) pruneAndDefaultObject(candidate, type.schemas?.[target.version]);
+    if (type.custom) checkUnknownFields(pruneAndDefaultObject(candidate, type.schemas?.[target.version]), opts);
     if (errs.length > 0) throw invalid(type.group, type.kind, String(candidate.metadata.name ?? ''), errs);
     const key = objectKey({ type, cluster: target.cluster, namespace: target.namespace, name: candidate.metadata.name });
     if (state.store.get(key)) {

@@ -8,6 +8,7 @@ import type { ApiState } from '../api-state.js';
 import type { ObjectTarget } from '../object-target.js';
 import { objectKey } from '../object-target.js';
 import { commitUpdate } from './commit.js';
+import { checkUnknownFields } from './unknown-fields.js';
 import { checkName, checkNamespace } from './body-checks.js';
 import { createObject } from './create.js';
 import type { WriteOptions } from './write-options.js';
@@ -45,7 +46,7 @@ export function applyUpdate(state: ApiState, target: ObjectTarget, obj: StoredOb
     throw conflict({ group: type.group, resource: type.resource }, target.name, OPTIMISTIC_LOCK_MESSAGE);
   }
   const errs = prepareForUpdate(type, obj, old, target.subresource);
-  if (type.custom) pruneAndDefaultObject(obj, type.schemas?.[target.version]);
+  if (type.custom) checkUnknownFields(pruneAndDefaultObject(obj, type.schemas?.[target.version]), opts);
   if (errs.length > 0) throw invalid(type.group, type.kind, target.name, errs);
   return commitUpdate(state, objectKey(target), obj, old, opts.dryRun);
 }

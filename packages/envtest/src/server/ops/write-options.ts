@@ -1,6 +1,12 @@
 /** Options every write verb shares. */
+export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
+
 export interface WriteOptions {
   readonly dryRun: boolean;
   /** From `fieldManager`, or the User-Agent up to its first `/`. */
   readonly fieldManager: string | undefined;
+  /** What to do about unknown fields in custom resources (default Ignore: prune silently). */
+  readonly fieldValidation?: FieldValidation;
+  /** Collects `Warning` header texts (fieldValidation=Warn). */
+  readonly warnings?: string[];
 }
