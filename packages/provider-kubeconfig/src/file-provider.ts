@@ -198,7 +198,9 @@ export class KubeconfigFileProvider implements ProviderRunnable {
       do {
         this.scanAgain = false;
         try {
-          await this.scan();
+          // chokidar drops a file's events that come within a few ms of the previous one, so the end of a write can
+          // go unreported: after a scan that saw changes, look once more shortly after.
+          if (await this.scan()) this.confirmLater();
         } catch (err) {
           this.log.error('scanning kubeconfig files failed', err);
         }
@@ -207,7 +209,19 @@ export class KubeconfigFileProvider implements ProviderRunnable {
     })();
   }
 
-  private async scan(): Promise<void> {
+  /** One more scan after a quiet period, unless events schedule one first. */
+  private confirmLater(): void {
+    if (this.stopping || this.debounce) return;
+    const timer = setTimeout(() => {
+      if (this.debounce?.timer === timer) this.debounce = undefined;
+      this.rescan();
+    }, Math.max(this.debounceMs, 100));
+    this.debounce = { timer, firstAt: Date.now() };
+  }
+
+  /** Converges on what the paths hold now; resolves true if any file changed, appeared or went away. */
+  private async scan(): Promise<boolean> {
+    let changed = false;
     const listed = new Set<string>();
     let complete = true;
     for (const spec of this.specs) {
@@ -221,20 +235,23 @@ export class KubeconfigFileProvider implements ProviderRunnable {
     }
     const present = new Set<string>();
     for (const path of [...listed].sort()) {
-      if (this.stopping) return;
+      if (this.stopping) return changed;
       const content = await this.read(path);
       if (content.kind === 'gone') continue; // vanished since listing: handled as deleted below
       present.add(path);
       const seen = content.kind === 'text' ? content.text : `\u0000${content.problem}`;
       if (this.files.get(path)?.seen === seen) continue;
       this.load(path, seen, content);
+      changed = true;
     }
     for (const [path, file] of this.files) {
       if (present.has(path) || (!complete && !listed.has(path))) continue;
       this.files.delete(path);
+      changed = true;
       for (const context of file.contexts) this.engager.wish(this.clusterName(path, context), absent);
       this.log.info('kubeconfig file is gone; its clusters are disengaged', { file: path });
     }
+    return changed;
   }
 
   private async read(path: string): Promise<FileContent> {
