@@ -110,7 +110,8 @@ export function unauthorized(): StatusError {
 }
 
 export function forbidden(gr: GroupResource, name: string, why: string): StatusError {
-  return new StatusError(403, 'Forbidden', `${qualifiedResource(gr)} "${name}" is forbidden: ${why}`, { name, group: gr.group, kind: gr.resource });
+  const subject = name === '' ? qualifiedResource(gr) : `${qualifiedResource(gr)} "${name}"`;
+  return new StatusError(403, 'Forbidden', `${subject} is forbidden: ${why}`, { name, group: gr.group, kind: gr.resource });
 }
 
 export function methodNotSupported(gr: GroupResource, verb: string, suffix = ''): StatusError {

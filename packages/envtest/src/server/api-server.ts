@@ -8,6 +8,7 @@ import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { StatusError, expired, internalError } from '../api/status-error.js';
 import type { UserInfo } from '../auth/authenticator.js';
+import type { Authorizer } from '../auth/authorizer.js';
 import { InvalidOptionsError, ServerListenError, ServerStateError } from '../errors.js';
 import type { KubeconfigOptions } from '../kubeconfig.js';
 import { renderKubeconfig } from '../kubeconfig.js';
@@ -52,6 +53,8 @@ export interface ApiServer {
   writeKubeconfig(path: string, opts?: KubeconfigOptions): Promise<void>;
   /** Accepts `Authorization: Bearer <token>` as `user` from now on. */
   addToken(token: string, user: string | UserInfo): void;
+  /** Replaces the authorizer (undefined: allow everything). */
+  setAuthorizer(authorizer: Authorizer | undefined): void;
   stats(): ApiServerStats;
   /** Forgets watch/list history: older resourceVersions now get 410 Expired. */
   compact(): void;
@@ -128,6 +131,10 @@ class InMemoryApiServer implements ApiServer {
 
   addToken(token: string, user: string | UserInfo): void {
     this.state.auth.addToken(token, user);
+  }
+
+  setAuthorizer(authorizer: Authorizer | undefined): void {
+    this.state.authorizer = authorizer;
   }
 
   stats(): ApiServerStats {

@@ -5,6 +5,7 @@
 import { ResourceRegistry } from '../api/resource-registry.js';
 import type { StatusError } from '../api/status-error.js';
 import { Authenticator } from '../auth/authenticator.js';
+import type { Authorizer } from '../auth/authorizer.js';
 import { Store } from '../storage/store.js';
 import type { ResolvedOptions } from './options.js';
 import type { WatchStream } from './watch-stream.js';
@@ -16,6 +17,7 @@ export class ApiState {
   readonly watches = new Set<WatchStream>();
   readonly faults = { watchFailures: [] as StatusError[], latencyMs: 0 };
   readonly counters = { connections: 0, requests: 0 };
+  authorizer: Authorizer | undefined;
   /** Logical clusters whose system namespaces exist. */
   readonly seededClusters = new Set<string>();
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -25,6 +27,7 @@ export class ApiState {
   constructor(readonly options: ResolvedOptions) {
     this.store = new Store({ historySize: options.historySize });
     for (const [token, user] of Object.entries(options.tokens)) this.auth.addToken(token, user);
+    this.authorizer = options.authorizer;
   }
 
   /** A timer that dispose() cancels, so a closed server leaves nothing scheduled. */

@@ -6,6 +6,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ResourceType, Verb } from '../api/resource-type.js';
 import { StatusError, internalError, methodNotSupported, notFound, unauthorized } from '../api/status-error.js';
+import type { UserInfo } from '../auth/authenticator.js';
+import { forbiddenFor } from '../auth/authorizer.js';
 import type { ApiState } from './api-state.js';
 import { decodeJson, mediaType, readBody, requireObject } from './body.js';
 import { writeCoreVersions, writeGroup, writeGroups, writeOpenApiV2, writeResourceList, VERSION_INFO } from './handlers/discovery.js';
@@ -28,23 +30,26 @@ import { seedCluster } from './seed.js';
 import { parseDeleteOptions, parseWriteParams } from './write-params.js';
 
 const PUBLIC_PATHS = new Set(['/healthz', '/livez', '/readyz', '/version']);
+const ANONYMOUS: UserInfo = { name: 'system:anonymous', groups: ['system:unauthenticated'] };
 
 export async function handleRequest(state: ApiState, req: IncomingMessage, res: ServerResponse, serverAddress: string): Promise<void> {
   state.counters.requests++;
   try {
     const url = new URL(req.url ?? '/', 'https://localhost');
     const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
-    if (!PUBLIC_PATHS.has(path) && !state.auth.authenticate(req).ok) throw unauthorized();
+    const auth = state.auth.authenticate(req);
+    if (!PUBLIC_PATHS.has(path) && !auth.ok) throw unauthorized();
+    const user: UserInfo = auth.ok ? auth.user : ANONYMOUS;
     if (state.faults.latencyMs > 0) await delay(state.faults.latencyMs);
     if (res.destroyed) return;
-    await route(state, req, res, url, path, serverAddress);
+    await route(state, req, res, url, path, serverAddress, user);
   } catch (err) {
     if (err instanceof StatusError) writeStatusError(res, err);
     else writeStatusError(res, internalError(err instanceof Error ? err.message : String(err)));
   }
 }
 
-async function route(state: ApiState, req: IncomingMessage, res: ServerResponse, url: URL, fullPath: string, serverAddress: string): Promise<void> {
+async function route(state: ApiState, req: IncomingMessage, res: ServerResponse, url: URL, fullPath: string, serverAddress: string, user: UserInfo): Promise<void> {
   let cluster: string | undefined = '';
   let path = fullPath;
   if (state.options.logicalClusters) {
@@ -77,7 +82,7 @@ async function route(state: ApiState, req: IncomingMessage, res: ServerResponse,
     case 'groupVersion':
       return readOnly ? writeResourceList(res, state.registry, cluster, r.group, r.version) : writeNotFoundPage(res);
     case 'resource':
-      return resourceRequest(state, req, res, url.searchParams, r.collection, r.name, r.subresource);
+      return resourceRequest(state, req, res, url.searchParams, r.collection, r.name, r.subresource, user);
   }
 }
 
@@ -118,11 +123,17 @@ async function resourceRequest(
   collection: CollectionTarget,
   name: string | undefined,
   subresource: string | undefined,
+  user: UserInfo,
 ): Promise<void> {
   const { type, version } = collection;
   const gr = { group: type.group, resource: type.resource };
   const watchParam = req.method === 'GET' && queryBool(params, 'watch');
   const verb = requireVerb(type, verbOf(req.method, name !== undefined, watchParam), req.method);
+  const authorizer = state.authorizer;
+  if (authorizer) {
+    const attributes = { user, verb, group: type.group, resource: type.resource, subresource, namespace: collection.namespace, name, cluster: collection.cluster };
+    if (!authorizer(attributes)) throw forbiddenFor(attributes);
+  }
   const allNamespaces = type.namespaced && collection.namespace === undefined;
   if (allNamespaces && verb !== 'list' && verb !== 'watch') throw methodNotSupported(gr, verb);
   if (collection.cluster === undefined && verb !== 'list' && verb !== 'watch') throw methodNotSupported(gr, verb, ` in the \`${WILDCARD}\` logical cluster`);

@@ -1,5 +1,6 @@
 /** Options of an in-memory API server, with their defaults. */
 import type { UserInfo } from '../auth/authenticator.js';
+import type { Authorizer } from '../auth/authorizer.js';
 import { InvalidOptionsError } from '../errors.js';
 
 export interface ApiServerOptions {
@@ -26,6 +27,8 @@ export interface ApiServerOptions {
    * and the wildcard `/clusters/*` paths (list and watch across all); objects carry the `kcp.io/cluster` annotation. Default false.
    */
   logicalClusters?: boolean;
+  /** Decides every resource request; a denial is 403 Forbidden. Default: everyone authenticated may do everything. */
+  authorizer?: Authorizer;
   /** Aborts start-up: startApiServer then rejects and leaves nothing listening. */
   signal?: AbortSignal;
 }
@@ -44,6 +47,7 @@ export interface ResolvedOptions {
   namespaceController: boolean;
   tokens: Record<string, string | UserInfo>;
   logicalClusters: boolean;
+  authorizer: Authorizer | undefined;
 }
 
 export function resolveOptions(opts: ApiServerOptions = {}): ResolvedOptions {
@@ -69,5 +73,6 @@ export function resolveOptions(opts: ApiServerOptions = {}): ResolvedOptions {
     namespaceController: opts.namespaceController ?? false,
     tokens: opts.tokens ?? {},
     logicalClusters: opts.logicalClusters ?? false,
+    authorizer: opts.authorizer,
   };
 }
