@@ -5,6 +5,7 @@
  * atomically) but not symlinked directories, so a walk cannot loop.
  */
 import { lstat, readdir, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { globBase, globToRegExp, isGlob } from './glob.js';
 
@@ -72,11 +73,13 @@ async function filesIn(dir: string): Promise<string[]> {
 }
 
 /**
- * Builds the spec for one configured path (made absolute against `cwd`). Whether a plain path is a folder is decided
+ * Builds the spec for one configured path (made absolute against `cwd`, with a leading `~/` meaning the home folder). Whether a plain path is a folder is decided
  * now: a path that does not exist yet is taken to be a file.
  */
 export async function pathSpec(path: string, cwd = process.cwd()): Promise<PathSpec> {
-  const absolute = resolve(cwd, path);
+  // `~/` as in a shell, since paths in configuration files are not expanded by one.
+  const expanded = path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(1)) : path;
+  const absolute = resolve(cwd, expanded);
   if (isGlob(absolute)) return globSpec(path, absolute);
   if (await isDirectory(absolute)) {
     return { source: path, watchDir: absolute, depth: 0, list: () => filesIn(absolute) };
