@@ -78,7 +78,7 @@ describe('MultiProvider', () => {
     await expect(multi.add('one', new FakeProvider())).rejects.toBeInstanceOf(ProviderNameError);
     await expect(multi.add('', new FakeProvider())).rejects.toThrow(/is empty/);
     await expect(multi.add('a#b', new FakeProvider())).rejects.toThrow(/contains the separator "#"/);
-    expect(() => new MultiProvider({ separator: '' })).toThrow(ProviderNameError);
+    expect(() => new MultiProvider({ separator: '' })).toThrow(/separator must not be empty/);
   });
 
   test('a provider added while running is started and its clusters engaged', async () => {

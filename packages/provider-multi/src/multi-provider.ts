@@ -11,7 +11,7 @@ import {
 import type {
   Aware, Cluster, ClusterName, IndexerFunc, Logger, ObjectKind, Provider, ProviderRunnable,
 } from '@multicluster-runtime/core';
-import { MultiProviderStoppedError, ProviderNameError, ProviderRemovedError } from './errors.js';
+import { MultiProviderError, MultiProviderStoppedError, ProviderNameError, ProviderRemovedError } from './errors.js';
 
 export interface MultiProviderOptions {
   /** Between the provider's name and the cluster's name. Default `#`. */
@@ -58,7 +58,7 @@ export class MultiProvider implements ProviderRunnable {
 
   constructor(options: MultiProviderOptions = {}) {
     this.separator = options.separator ?? '#';
-    if (this.separator === '') throw new ProviderNameError('', 'cannot be split: the separator must not be empty');
+    if (this.separator === '') throw new MultiProviderError('options.separator must not be empty');
     this.log = options.logger ?? silentLogger;
   }
 
