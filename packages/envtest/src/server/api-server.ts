@@ -17,6 +17,7 @@ import { processCredentials } from '../tls/process-credentials.js';
 import { ApiState } from './api-state.js';
 import { startCrdController } from './crd-controller.js';
 import { handleRequest } from './dispatch.js';
+import { startGarbageCollector } from './garbage-collector.js';
 import { startNamespaceController } from './namespace-controller.js';
 import type { ApiServerOptions } from './options.js';
 import { resolveOptions } from './options.js';
@@ -95,6 +96,7 @@ class InMemoryApiServer implements ApiServer {
     seedCluster(state, '');
     startCrdController(state);
     if (state.options.namespaceController) startNamespaceController(state);
+    if (state.options.garbageCollector) startGarbageCollector(state);
     this.faults = {
       dropWatches: () => state.endWatches('abort'),
       failNextWatch: (code = 410) => state.faults.watchFailures.push(watchFailure(code, state.store.currentRv)),

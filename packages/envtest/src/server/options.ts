@@ -20,6 +20,8 @@ export interface ApiServerOptions {
   crdEstablishDelayMs?: number;
   /** Emulate the namespace controller: deleting a Namespace deletes its contents, then the Namespace (default false, like envtest). */
   namespaceController?: boolean;
+  /** Emulate the garbage collector: cascade deletes through ownerReferences (default false, like envtest). */
+  garbageCollector?: boolean;
   /** Bearer tokens accepted from the start: token → user name or user. */
   tokens?: Record<string, string | UserInfo>;
   /**
@@ -45,6 +47,7 @@ export interface ResolvedOptions {
   bookmarkIntervalMs: number;
   crdEstablishDelayMs: number;
   namespaceController: boolean;
+  garbageCollector: boolean;
   tokens: Record<string, string | UserInfo>;
   logicalClusters: boolean;
   authorizer: Authorizer | undefined;
@@ -71,6 +74,7 @@ export function resolveOptions(opts: ApiServerOptions = {}): ResolvedOptions {
     bookmarkIntervalMs: bookmark,
     crdEstablishDelayMs: nonNegative('crdEstablishDelayMs', opts.crdEstablishDelayMs, 0),
     namespaceController: opts.namespaceController ?? false,
+    garbageCollector: opts.garbageCollector ?? false,
     tokens: opts.tokens ?? {},
     logicalClusters: opts.logicalClusters ?? false,
     authorizer: opts.authorizer,

@@ -25,6 +25,7 @@ export class Store {
   private readonly objects = new Map<string, Map<string, StoredObject>>();
   private events: StoreEvent[] = [];
   private readonly listeners = new Map<string, Set<StoreListener>>();
+  private readonly allListeners = new Set<StoreListener>();
   private readonly historySize: number;
 
   constructor(opts: StoreOptions = {}) {
@@ -127,6 +128,12 @@ export class Store {
     };
   }
 
+  /** Like subscribe(), for writes to every resource (controllers that follow references across kinds). */
+  subscribeAll(listener: StoreListener): () => void {
+    this.allListeners.add(listener);
+    return () => this.allListeners.delete(listener);
+  }
+
   /** Forgets every past event: watches and exact lists from older revisions now get 410. */
   compact(): void {
     this.events = [];
@@ -172,7 +179,7 @@ export class Store {
       this.compactedRv = this.events[drop - 1]!.rv;
       this.events = this.events.slice(drop);
     }
-    for (const listener of [...(this.listeners.get(key.resource) ?? [])]) {
+    for (const listener of [...(this.listeners.get(key.resource) ?? []), ...this.allListeners]) {
       // One failing listener must not cost the others (other watchers) their event.
       try {
         listener(event);
