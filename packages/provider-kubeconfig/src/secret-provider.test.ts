@@ -331,6 +331,19 @@ describe('KubeconfigSecretProvider', () => {
     }
   });
 
+  test('many Secrets engage concurrently and leave no sockets or timers behind when they go', async () => {
+    const openHandles = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap' || r === 'TLSWrap' || r === 'Timeout').length;
+    const before = openHandles();
+    const { aware, stop } = start();
+    const names = Array.from({ length: 40 }, (_, i) => `bulk-${String(i).padStart(2, '0')}`);
+    await Promise.all(names.map((name, i) => putSecret(name, { kubeconfig: members[i % 2]!.kubeconfig() })));
+    await expect.poll(() => aware.live(), { timeout: 20_000 }).toEqual(names);
+    await Promise.all(names.map((name) => hostCluster.client.delete({ apiVersion: 'v1', kind: 'Secret' }, { namespace: NS, name })));
+    await expect.poll(() => aware.live(), { timeout: 20_000 }).toEqual([]);
+    await stop();
+    await expect.poll(openHandles, { timeout: 10_000 }).toBeLessThanOrEqual(before);
+  });
+
   test('stopping disengages every cluster and stops watching', async () => {
     const { aware, stop } = start();
     await putSecret('one', { kubeconfig: members[0]!.kubeconfig() });
