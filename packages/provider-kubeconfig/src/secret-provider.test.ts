@@ -375,5 +375,8 @@ describe('KubeconfigSecretProvider', () => {
     expect(() => new KubeconfigSecretProvider({} as KubeconfigSecretProviderOptions)).toThrow(/namespace is required/);
     expect(() => new KubeconfigSecretProvider({ namespace: NS, labelSelector: 'a in (' })).toThrow(/labelSelector is invalid/);
     expect(() => new KubeconfigSecretProvider({ namespace: NS, key: '' })).toThrow(/key must be/);
+    expect(() => new KubeconfigSecretProvider({ namespace: NS, probeTimeoutMs: -1 })).toThrow(/probeTimeoutMs must be a positive/);
+    expect(() => new KubeconfigSecretProvider({ namespace: NS, retry: { initialMs: 0 } })).toThrow(/retry.initialMs/);
+    expect(() => new KubeconfigSecretProvider({ namespace: NS, watch: 'cluster' as 'namespace' })).toThrow(/options.watch/);
   });
 });
