@@ -15,10 +15,12 @@ export function parseWriteParams(req: IncomingMessage, params: URLSearchParams, 
   if (!['', 'Ignore', 'Warn', 'Strict'].includes(validation))
     throw invalid('meta.k8s.io', kind, '', [notSupported('fieldValidation', validation, ['Ignore', 'Warn', 'Strict'])]);
   const ua = req.headers['user-agent'];
-  const fieldManager = params.get('fieldManager') || (typeof ua === 'string' && ua ? ua.split('/')[0] : undefined);
+  const explicitManager = params.get('fieldManager') || undefined;
+  const fieldManager = explicitManager ?? (typeof ua === 'string' && ua ? ua.split('/')[0] : undefined);
   return {
     dryRun: dryRunValues.length > 0,
     fieldManager,
+    explicitFieldManager: explicitManager !== undefined,
     force: queryOptionalBool(params, 'force'),
     fieldValidation: (validation || 'Ignore') as FieldValidation,
     warnings: [],

@@ -69,7 +69,8 @@ export function patchCases(ctx: SuiteContext): void {
 
   test('apply: fieldManager is required (422)', async () => {
     const ns = await ctx.namespace();
-    const res = await ctx.client.request('PATCH', cmPath(ns, 'ssa'), { rawBody: JSON.stringify(configMap('ssa')), contentType: APPLY, headers: { 'User-Agent': '' } });
+    // A User-Agent does not stand in for fieldManager on apply (it does for other writes).
+    const res = await ctx.client.request('PATCH', cmPath(ns, 'ssa'), { rawBody: JSON.stringify(configMap('ssa')), contentType: APPLY, headers: { 'User-Agent': 'agent/1.0' } });
     expectStatus(res, 422, 'Invalid');
     expect(res.body.message).toContain('fieldManager: Required value');
   });

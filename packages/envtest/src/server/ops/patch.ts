@@ -26,6 +26,8 @@ export const APPLY_PATCH = 'application/apply-patch+yaml';
 
 export interface PatchOptions extends WriteOptions {
   readonly force: boolean | undefined;
+  /** Whether fieldManager came from the query (apply never falls back to the User-Agent). */
+  readonly explicitFieldManager: boolean;
 }
 
 export function patchObject(state: ApiState, target: ObjectTarget, mediaType: string, body: Buffer, opts: PatchOptions): WriteResult {
@@ -35,7 +37,7 @@ export function patchObject(state: ApiState, target: ObjectTarget, mediaType: st
   if (!accepted.includes(mediaType)) throw unsupportedMediaType(accepted);
   const isApply = mediaType === APPLY_PATCH;
   if (!isApply && opts.force !== undefined) throw invalid('meta.k8s.io', 'PatchOptions', '', [forbiddenField('force', 'may not be specified for non-apply patch')]);
-  if (isApply && !opts.fieldManager) throw invalid('meta.k8s.io', 'PatchOptions', '', [required('fieldManager', 'is required for apply patch')]);
+  if (isApply && (!opts.explicitFieldManager || !opts.fieldManager)) throw invalid('meta.k8s.io', 'PatchOptions', '', [required('fieldManager', 'is required for apply patch')]);
 
   const patch = isApply ? decodeYamlOrJson(body) : decodeJson(body);
   const key = objectKey(target);
