@@ -224,13 +224,17 @@ describe('KubeconfigFileProvider', () => {
       await writeFile(join(d, 'malformed.yaml'), 'apiVersion: v1\ncontexts: [\n');
       await writeFile(join(d, 'closed.yaml'), closed.kubeconfig({ contextName: 'closed' }));
       await writeFile(join(d, 'fine.yaml'), members[1]!.kubeconfig({ contextName: 'fine' }));
-      const { provider, aware } = start([d]);
+      await writeFile(join(d, 'badcreds.yaml'), members[1]!.kubeconfig({ contextName: 'badcreds', user: { token: 'not-a-known-token' } }));
+      const { provider, aware, records } = start([d]);
 
       await expect.poll(() => provider.status(`${join(d, 'no-user.yaml')}+no-user`), { timeout: 10_000 })
         .toMatchObject({ state: 'invalid', reason: expect.stringContaining('user "missing" not found') });
       await expect.poll(() => provider.fileStatus(join(d, 'malformed.yaml'))?.problem, { timeout: 10_000 }).toMatch(/not valid YAML/);
       await expect.poll(() => provider.status(`${join(d, 'closed.yaml')}+closed`)?.state, { timeout: 10_000 }).toBe('unreachable');
+      await expect.poll(() => provider.status(`${join(d, 'badcreds.yaml')}+badcreds`), { timeout: 10_000 })
+        .toMatchObject({ state: 'unauthorized', reason: expect.stringContaining('401') });
       await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual([`${join(d, 'fine.yaml')}+fine`]);
+      expect(records.join('\n')).not.toContain('not-a-known-token');
 
       await closed.restart();
       await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual([`${join(d, 'closed.yaml')}+closed`, `${join(d, 'fine.yaml')}+fine`]);
