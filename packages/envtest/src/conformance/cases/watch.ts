@@ -103,6 +103,28 @@ export function watchCases(ctx: SuiteContext): void {
     expect(w.broken).toBe(false);
   });
 
+  test('watch: re-watching from the last seen resourceVersion across timeouts loses and repeats nothing (50 writes)', async () => {
+    const ns = await ctx.namespace();
+    let rv = (await ctx.client.get(cmPath(ns))).body.metadata.resourceVersion as string;
+    const writes = (async () => {
+      for (let i = 0; i < 50; i++) {
+        expect((await ctx.client.post(cmPath(ns), configMap(`w-${String(i).padStart(2, '0')}`))).status).toBe(201);
+        if (i % 10 === 9) await new Promise((r) => setTimeout(r, 300));
+      }
+    })();
+    const seen: string[] = [];
+    const deadline = Date.now() + 20_000;
+    while (seen.length < 50 && Date.now() < deadline) {
+      const w = await ctx.client.watch(cmPath(ns), { resourceVersion: rv, timeoutSeconds: 1, allowWatchBookmarks: 'true' });
+      for (const e of await w.waitForEnd(10_000)) {
+        rv = e.object.metadata.resourceVersion;
+        if (e.type === 'ADDED') seen.push(e.object.metadata.name);
+      }
+    }
+    await writes;
+    expect(seen).toEqual(Array.from({ length: 50 }, (_, i) => `w-${String(i).padStart(2, '0')}`));
+  });
+
   test('watch: from a compacted resourceVersion gives a 410 ERROR event, then the stream closes', async (t) => {
     if (!ctx.backend.compact) return t.skip('backend cannot compact');
     const ns = await ctx.namespace();
