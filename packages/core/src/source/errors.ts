@@ -19,7 +19,10 @@ export class SourceAlreadyStartedError extends SourceError {
   }
 }
 
-/** The cluster's cache could not provide an informer for the source's kind (discovery failed, kind unknown, …). */
+/**
+ * The cluster's cache could not provide an informer for the source's kind (discovery failed, kind unknown, …). The
+ * Kind source logs it and keeps retrying with backoff.
+ */
 export class SourceStartFailedError extends SourceError {
   override readonly name = 'SourceStartFailedError';
   constructor(readonly description: string, readonly clusterName: ClusterName, cause: unknown) {

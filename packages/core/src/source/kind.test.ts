@@ -8,7 +8,7 @@ import { ScriptedCluster } from '../providers/clusters/scripted-cluster.test-uti
 import type { Request } from '../reconcile/types.js';
 import { InformerCache } from '../cache/informer-cache.js';
 import { configMaps as configMapMapping, MemoryApi } from '../cache/testing/memory-api.js';
-import { SourceAlreadyStartedError, SourceStartFailedError } from './errors.js';
+import { SourceAlreadyStartedError } from './errors.js';
 import { kind } from './kind.js';
 
 /**
@@ -153,7 +153,7 @@ describe('kind source', () => {
     expect(handler.create).not.toHaveBeenCalled();
   });
 
-  it('releases the lease when aborted while acquiring, and wraps acquisition failures', async () => {
+  it('releases the lease when aborted while acquiring', async () => {
     const cache = new DrivenCache();
     let open!: () => void;
     cache.gate = new Promise((r) => { open = r; });
@@ -165,13 +165,42 @@ describe('kind source', () => {
     await started;
     expect(cache.leases).toBe(0);
     expect(await src.waitForSync(stopper().signal)).toBe(false);
+  });
 
-    const failing = new DrivenCache();
-    failing.failWith = new Error('no matches for kind');
-    const bad = kind(configMaps, {}).forCluster('b', clusterWith(failing))!;
-    const err = await bad.start(stopper().signal, new RecordingQueue()).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(SourceStartFailedError);
-    expect((err as Error).message).toMatch(/cluster "b".*no matches for kind/);
+  it('keeps retrying a cluster that cannot serve the kind yet, logging why, and delivers once it can', async () => {
+    const cache = new DrivenCache();
+    cache.failWith = new Error('no matches for kind "ConfigMap" in version "v1"');
+    const logs: { msg: string; fields: LogFields }[] = [];
+    const logger = createLogger({ sink: (_l, msg, fields) => logs.push({ msg, fields }), level: 'debug' });
+    const queue = new RecordingQueue();
+    const src = kind(configMaps, { create: (e, q) => q.add({ clusterName: e.clusterName, namespace: 'ns', name: e.object.metadata.name! }) })
+      .with({ logger, retry: { initialDelayMs: 10, maxDelayMs: 20 } })
+      .forCluster('b', clusterWith(cache))!;
+    // start resolves: the engagement goes on while the source retries.
+    await src.start(stopper().signal, queue);
+    await vi.waitFor(() => expect(logs.filter((l) => l.msg.startsWith('source cannot start yet')).length).toBeGreaterThanOrEqual(2));
+    expect(logs[0]?.fields).toMatchObject({ cluster: 'b', errorName: 'SourceStartFailedError' });
+    expect(String(logs[0]?.fields['error'])).toMatch(/cluster "b".*no matches for kind/);
+    cache.failWith = undefined;
+    expect(await src.waitForSync(AbortSignal.timeout(100))).toBe(false); // registered, but the informer has not synced
+    cache.informers.values().next().value!.synced = true;
+    expect(await src.waitForSync(AbortSignal.timeout(5_000))).toBe(true);
+    cache.informers.values().next().value!.add(cm('late-kind'));
+    expect(queue.added.map((r) => r.name)).toEqual(['late-kind']);
+  });
+
+  it('stops retrying when its signal aborts', async () => {
+    const cache = new DrivenCache();
+    cache.failWith = new Error('discovery unavailable');
+    const src = kind(configMaps, {}).with({ logger: createLogger({ sink: () => {} }), retry: { initialDelayMs: 10_000 } })
+      .forCluster('c', clusterWith(cache))!;
+    const stop = new AbortController();
+    await src.start(stop.signal, new RecordingQueue());
+    const timers = process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    stop.abort();
+    await vi.waitFor(() => expect(process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length).toBeLessThan(timers));
+    expect(await src.waitForSync(stopper().signal)).toBe(false);
+    expect(cache.leases).toBe(0);
   });
 
   it('may be started once', async () => {

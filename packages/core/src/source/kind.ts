@@ -3,14 +3,17 @@
  * MultiClusterSource; the controller asks it for a per-cluster Source on every engagement. A per-cluster source
  * holds a lease on the informer and a registration on it; when its signal aborts (the cluster is disengaged) it
  * removes the registration and releases the lease, so the informer stops unless another controller still uses it
- * (upstream leaves the informer running forever).
+ * (upstream leaves the informer running forever). A cluster that cannot serve the kind yet (CRD not installed) is
+ * retried with backoff instead of failing the engagement.
  */
+import { CacheStoppedError } from '../cache/errors.js';
 import type { Cluster } from '../cluster/types.js';
 import type { InformerLease, Registration, ResourceEventHandler } from '../cache/types.js';
 import type {
   CreateEvent, DeleteEvent, EventHandler, RequestQueue, UpdateEvent,
 } from '../handler/types.js';
 import { createLogger, type Logger } from '../log/logger.js';
+import { sleep } from '../manager/abort.js';
 import type { ClusterName } from '../multicluster/types.js';
 import { kindKey } from '../object/gvk.js';
 import type { KubeObject, ObjectKind } from '../object/types.js';
@@ -29,6 +32,8 @@ export interface KindOptions {
   clusterFilter?: ClusterFilter;
   /** Where failing predicates, handlers and filters are reported. Default: JSON lines on stderr. */
   logger?: Logger;
+  /** Backoff between attempts to start in a cluster that cannot serve the kind yet. Default 1 s doubling to 30 s. */
+  retry?: { initialDelayMs?: number; maxDelayMs?: number };
 }
 
 /** A source of events for one kind across the fleet. Immutable: `with()` returns a new source. */
@@ -109,24 +114,61 @@ class ClusterKindSource<T extends KubeObject> implements Source {
     return `kind(${kindKey(this.spec.objectKind)}) for cluster ${JSON.stringify(this.clusterName)}`;
   }
 
+  /**
+   * Acquires the informer and registers. If the cache cannot provide the informer yet (a CRD not installed in this
+   * cluster, discovery failing, RBAC still missing), the failure is logged and acquisition is retried with capped
+   * exponential backoff until it works or the signal aborts: one cluster lacking a kind must not fail the whole
+   * engagement, and events flow as soon as the kind appears (controller-runtime's Kind source retries likewise).
+   */
   async start(signal: AbortSignal, queue: RequestQueue): Promise<void> {
     if (this.state !== 'new') throw new SourceAlreadyStartedError(this.describe());
     this.state = 'starting';
+    if (await this.tryStart(signal, queue, 1)) return;
+    if (this.state === 'starting') void this.retry(signal, queue);
+  }
+
+  private async retry(signal: AbortSignal, queue: RequestQueue): Promise<void> {
+    const { initialDelayMs = 1_000, maxDelayMs = 30_000 } = this.spec.options.retry ?? {};
+    let delay = initialDelayMs;
+    for (let attempt = 2; ; attempt++) {
+      // Full jitter in [delay/2, delay): many clusters missing the same CRD do not retry in lockstep.
+      if (!(await sleep(delay / 2 + Math.random() * (delay / 2), signal))) return this.stopBeforeRunning();
+      if (await this.tryStart(signal, queue, attempt)) return;
+      if (this.state !== 'starting') return;
+      delay = Math.min(maxDelayMs, delay * 2);
+    }
+  }
+
+  /** One acquisition attempt; true once running (or stopped because the signal aborted). */
+  private async tryStart(signal: AbortSignal, queue: RequestQueue, attempt: number): Promise<boolean> {
+    if (signal.aborted) {
+      this.stopBeforeRunning();
+      return true;
+    }
     let lease: InformerLease<T>;
     try {
-      if (signal.aborted) return this.stopBeforeRunning();
       lease = await this.cluster.cache.acquireInformer<T>(this.spec.objectKind, {
         metadataOnly: this.spec.options.metadataOnly ?? false,
         signal,
       });
     } catch (err) {
-      this.stopBeforeRunning();
-      if (signal.aborted) return;
-      throw new SourceStartFailedError(this.describe(), this.clusterName, err);
+      if (signal.aborted) {
+        this.stopBeforeRunning();
+        return true;
+      }
+      if (err instanceof CacheStoppedError) {
+        // The cluster is shutting down; its engagement is about to end, nothing to retry.
+        this.log.debug('cluster cache stopped before the source could start', { error: err.message });
+        this.stopBeforeRunning();
+        return true;
+      }
+      this.log.error('source cannot start yet; retrying with backoff', new SourceStartFailedError(this.describe(), this.clusterName, err), { attempt });
+      return false;
     }
     if (signal.aborted) {
       lease.release();
-      return this.stopBeforeRunning();
+      this.stopBeforeRunning();
+      return true;
     }
     // Running before registering: the informer may replay its store synchronously inside addEventHandler.
     this.state = 'running';
@@ -137,7 +179,9 @@ class ClusterKindSource<T extends KubeObject> implements Source {
       registration.remove();
       lease.release();
     }, { once: true });
+    if (attempt > 1) this.log.info('source started after retrying', { attempt });
     this.settleStarted(true);
+    return true;
   }
 
   async waitForSync(signal: AbortSignal): Promise<boolean> {
