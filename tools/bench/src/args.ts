@@ -1,0 +1,62 @@
+/** Command-line options of `npm run bench`. */
+import { parseArgs } from 'node:util';
+import { BenchArgsError } from './errors.js';
+import { IMPL_NAMES, type ImplName } from './impls.js';
+
+export const SCENARIO_NAMES = ['engage', 'throughput', 'latency', 'memory'] as const;
+export type ScenarioName = (typeof SCENARIO_NAMES)[number];
+
+export interface BenchArgs {
+  quick: boolean;
+  json: string | undefined;
+  scenarios: ScenarioName[];
+  impls: ImplName[];
+  help: boolean;
+}
+
+export const USAGE = `Usage: npm run bench -- [--quick] [--json FILE] [--scenarios LIST] [--impls LIST]
+
+Runs the benchmark scenarios one after another and prints a table for each; every figure of multicluster-runtime
+(mcr) sits beside plain client-node informers and the Go multicluster-runtime (go-mcr, where Go is installed),
+measured in the same run against the same in-memory API servers.
+
+Options:
+  --quick            Small sizes and short windows (CI smoke, under two minutes).
+  --json FILE        Also write every result as JSON to FILE.
+  --scenarios LIST   Comma-separated subset of: ${SCENARIO_NAMES.join(', ')} (default: all).
+  --impls LIST       Comma-separated subset of: ${IMPL_NAMES.join(', ')} (default: all).
+  -h, --help         Show this help.`;
+
+function list<T extends string>(flag: string, value: string | undefined, allowed: readonly T[]): T[] {
+  if (value === undefined) return [...allowed];
+  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = items.filter((s) => !(allowed as readonly string[]).includes(s));
+  if (bad.length || items.length === 0) throw new BenchArgsError(`${flag} takes a comma-separated subset of ${allowed.join(', ')}; got ${value}`);
+  return allowed.filter((a) => items.includes(a));
+}
+
+export function parseBenchArgs(argv: readonly string[]): BenchArgs {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        quick: { type: 'boolean', default: false },
+        json: { type: 'string' },
+        scenarios: { type: 'string' },
+        impls: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }));
+  } catch (err) {
+    throw new BenchArgsError((err as Error).message);
+  }
+  if (values.json === '') throw new BenchArgsError('--json needs a file name');
+  return {
+    quick: values.quick,
+    json: values.json,
+    scenarios: list('--scenarios', values.scenarios, SCENARIO_NAMES),
+    impls: list('--impls', values.impls, IMPL_NAMES),
+    help: values.help,
+  };
+}

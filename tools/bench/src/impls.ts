@@ -1,0 +1,50 @@
+/**
+ * The implementations under test and how to start each: multicluster-runtime and the client-node baseline as Node
+ * runners (with --expose-gc for the memory scenario), and the Go multicluster-runtime baseline built from
+ * tools/go-baseline where Go exists.
+ */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import type { ImplSpec } from './runner-process.js';
+
+const run = promisify(execFile);
+
+export const IMPL_NAMES = ['mcr', 'client-node', 'go-mcr'] as const;
+export type ImplName = (typeof IMPL_NAMES)[number];
+
+function nodeRunner(name: ImplName, script: string): ImplSpec {
+  return { name, command: process.execPath, args: ['--expose-gc', fileURLToPath(new URL(`./runners/${script}`, import.meta.url))] };
+}
+
+export const mcrImpl = nodeRunner('mcr', 'mcr-runner.js');
+export const clientNodeImpl = nodeRunner('client-node', 'client-node-runner.js');
+
+/** tools/go-baseline, from tools/bench/dist. */
+const goSourceDir = fileURLToPath(new URL('../../go-baseline/', import.meta.url));
+const goBinary = fileURLToPath(new URL('./go-baseline', import.meta.url));
+
+export type GoBaseline = { impl: ImplSpec; goVersion: string; buildMs: number } | { skipped: string };
+
+/** Builds the Go baseline (Go's build cache makes repeat builds take seconds); says why not when it cannot. */
+export async function buildGoBaseline(): Promise<GoBaseline> {
+  let goVersion: string;
+  try {
+    goVersion = (await run('go', ['version'], { timeout: 30_000 })).stdout.trim();
+  } catch {
+    return { skipped: 'Go is not installed (no `go` on PATH)' };
+  }
+  const start = performance.now();
+  try {
+    await run('go', ['build', '-o', goBinary, '.'], {
+      cwd: goSourceDir,
+      timeout: 15 * 60_000,
+      maxBuffer: 16 * 1024 * 1024,
+      env: { ...process.env, GOFLAGS: '-mod=mod' },
+    });
+  } catch (err) {
+    const detail = (err as { stderr?: string }).stderr?.trim().split('\n').slice(-5).join('\n') ?? String(err);
+    return { skipped: `go build of tools/go-baseline failed: ${detail}` };
+  }
+  return { impl: { name: 'go-mcr', command: goBinary, args: [] }, goVersion, buildMs: performance.now() - start };
+}

@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench`: runs the scenarios sequentially (the machine may have two cores: nothing else of the bench runs
+ * while one measures), prints a table per scenario on stdout, progress on stderr, and writes everything as JSON with
+ * --json. Exits 1 when a scenario or an implementation failed, 2 on bad options.
+ */
+import { writeFile } from 'node:fs/promises';
+import { cpus, totalmem } from 'node:os';
+import { BenchArgsError } from './errors.js';
+import { USAGE, parseBenchArgs, type BenchArgs, type ScenarioName } from './args.js';
+import { buildGoBaseline, clientNodeImpl, mcrImpl } from './impls.js';
+import type { ImplSpec } from './runner-process.js';
+import { engageScenario } from './scenarios/engage.js';
+import { latencyScenario } from './scenarios/latency.js';
+import { memoryScenario } from './scenarios/memory.js';
+import { errorMessage, type ScenarioContext, type ScenarioResult } from './scenarios/scenario.js';
+import { throughputScenario } from './scenarios/throughput.js';
+
+const scenarios: Record<ScenarioName, (ctx: ScenarioContext) => Promise<ScenarioResult>> = {
+  engage: engageScenario,
+  throughput: throughputScenario,
+  latency: latencyScenario,
+  memory: memoryScenario,
+};
+
+export interface BenchReport {
+  meta: Record<string, unknown>;
+  scenarios: ScenarioResult[];
+  failures: { scenario: string; message: string }[];
+}
+
+/** Runs the bench; `out` gets the tables, `progress` the rest. */
+export async function runBench(args: BenchArgs, out: (s: string) => void, progress: (s: string) => void): Promise<BenchReport> {
+  const started = performance.now();
+  const impls: ImplSpec[] = [];
+  if (args.impls.includes('mcr')) impls.push(mcrImpl);
+  if (args.impls.includes('client-node')) impls.push(clientNodeImpl);
+  const meta: Record<string, unknown> = {
+    date: new Date().toISOString(),
+    quick: args.quick,
+    node: process.version,
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model,
+    memoryBytes: totalmem(),
+  };
+  if (args.impls.includes('go-mcr')) {
+    progress('building tools/go-baseline …');
+    const go = await buildGoBaseline();
+    if ('impl' in go) {
+      impls.push(go.impl);
+      meta['go'] = go.goVersion;
+      progress(`go-mcr: built in ${(go.buildMs / 1000).toFixed(1)} s (${go.goVersion})`);
+    } else {
+      meta['goSkipped'] = go.skipped;
+      out(`go-mcr baseline skipped: ${go.skipped}\n`);
+    }
+  }
+  meta['impls'] = impls.map((i) => i.name);
+  const results: ScenarioResult[] = [];
+  const failures: BenchReport['failures'] = [];
+  for (const name of args.scenarios) {
+    const t0 = performance.now();
+    progress(`scenario ${name} …`);
+    try {
+      const result = await scenarios[name]({ quick: args.quick, impls, progress });
+      results.push(result);
+      out(`${result.table}\n`);
+      for (const e of result.errors) out(`  ${e.impl} (${e.config}) failed: ${e.message}\n`);
+      out('\n');
+    } catch (err) {
+      failures.push({ scenario: name, message: errorMessage(err) });
+      out(`${name}: failed: ${errorMessage(err)}\n\n`);
+    }
+    progress(`scenario ${name} took ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  }
+  meta['durationSeconds'] = Math.round((performance.now() - started) / 100) / 10;
+  out(`bench took ${String(meta['durationSeconds'])} s\n`);
+  return { meta, scenarios: results, failures };
+}
+
+async function main(): Promise<number> {
+  let args: BenchArgs;
+  try {
+    args = parseBenchArgs(process.argv.slice(2));
+  } catch (err) {
+    if (err instanceof BenchArgsError) {
+      process.stderr.write(`bench: ${err.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  if (args.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const report = await runBench(args, (s) => process.stdout.write(s), (s) => process.stderr.write(`${s}\n`));
+  if (args.json) await writeFile(args.json, `${JSON.stringify(report, null, 2)}\n`);
+  const failed = report.failures.length > 0 || report.scenarios.some((s) => s.errors.length > 0);
+  return failed ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`bench: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);
