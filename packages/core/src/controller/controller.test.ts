@@ -243,6 +243,22 @@ describe('static sources', () => {
     expect(never.signal?.aborted).toBe(true);
   });
 
+  it('reports ready once started with its static sources synced', async () => {
+    const c = make({ reconciler: async () => {} });
+    const local = new ScriptedStaticSource();
+    local.synced = false;
+    c.watch(local);
+    const notYet = new AbortController();
+    const early = c.waitForReady(notYet.signal);
+    run(c);
+    notYet.abort();
+    expect(await early).toBe(false);
+    const ready = make({ reconciler: async () => {} });
+    ready.watch(new ScriptedStaticSource());
+    run(ready);
+    expect(await ready.waitForReady(AbortSignal.timeout(5_000))).toBe(true);
+  });
+
   it('delivers requests from a static source (the local cluster)', async () => {
     const rec = new Recorder();
     const c = make({ reconciler: rec.fn });

@@ -8,7 +8,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Cluster } from '../cluster/types.js';
-import type { RequestQueue } from '../handler/types.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { linkedAbort, whenAborted } from '../manager/abort.js';
 import type { Runnable } from '../manager/types.js';
@@ -100,11 +99,6 @@ export class Controller implements Runnable, Aware {
         resolve(true);
       });
     });
-  }
-
-  /** The queue handlers enqueue into (exposed for sources that are started outside the controller). */
-  get requestQueue(): RequestQueue {
-    return this.queue;
   }
 
   /** Clusters engaged now. */
