@@ -12,6 +12,7 @@ import { newManager, type MultiClusterManager } from '../manager/manager.js';
 import type { Aware, ClusterName, ProviderRunnable } from '../multicluster/types.js';
 import type { KubeObject } from '../object/types.js';
 import { ClusterSet } from '../providers/clusters/cluster-set.js';
+import { enqueueRequestsFromMapFunc } from '../handler/enqueue-from-map-func.js';
 import { ClusterNotFoundError } from '../multicluster/errors.js';
 import type { Request } from '../reconcile/types.js';
 import { controllerManagedBy } from './builder.js';
@@ -138,5 +139,22 @@ describe('builder over API servers', () => {
     await expect.poll(() => unwrapped.length).toBeGreaterThanOrEqual(4);
     expect(wrapped).toEqual(['/default/x']);
     await expect(mgr.getCluster('vanished')).rejects.toBeInstanceOf(ClusterNotFoundError);
+  });
+
+  it('maps events from provider clusters to requests for the local cluster (multi-cluster-aware watches)', async () => {
+    const local = await fleet.member('local-api');
+    const east = await fleet.member('east');
+    const provider = new TestProvider();
+    const mgr = await managerOn(local, provider);
+    const calls: string[] = [];
+    controllerManagedBy(mgr).named('aggregate')
+      .for(configMaps, { engageWithLocalCluster: true, engageWithProviderClusters: false })
+      .watches(configMaps, enqueueRequestsFromMapFunc((cm, ctx) => [{ clusterName: '', namespace: 'default', name: `from-${ctx.clusterName}-${cm.metadata.name}` }]))
+      .complete(async (req) => { calls.push(key(req)); });
+    start(mgr);
+    await provider.add('east', east);
+    await east.cluster.client.create(configMap('remote'));
+    await expect.poll(() => calls).toContain('/default/from-east-remote');
+    expect(calls.some((c) => c.startsWith('east/'))).toBe(false);
   });
 });
