@@ -1,4 +1,98 @@
-import type { ScenarioContext, ScenarioResult } from './scenario.js';
-export async function memoryScenario(_ctx: ScenarioContext): Promise<ScenarioResult> {
-  throw new Error('not yet');
+/**
+ * Memory per engaged idle cluster: heap and RSS of the implementation's process after forced GC, with N clusters
+ * engaged (each holding a few ConfigMaps, no updates) minus the same process before any cluster was engaged,
+ * divided by N. The API servers live in the fleet server process, so their cost never counts. Node runners run
+ * with --expose-gc; Go reports HeapAlloc after runtime.GC() and VmRSS.
+ */
+import { FleetProcess } from '../fleet/fleet-process.js';
+import { BENCH_NAMESPACE } from '../fleet/fleet-names.js';
+import { RunnerProcess } from '../runner-process.js';
+import type { MemoryReply } from '../protocol.js';
+import { spread } from '../stats.js';
+import { formatNumber, renderTable } from '../table.js';
+import { STEADY_CONCURRENCY, engageMembers } from './engaged-runner.js';
+import { errorMessage, type ScenarioContext, type ScenarioResult } from './scenario.js';
+
+export interface MemoryResult {
+  impl: string;
+  clusters: number;
+  objectsPerCluster: number;
+  before: MemoryReply;
+  /** Median of three readings once every cluster was engaged. */
+  after: { heapBytes: number; rssBytes: number };
+  heapBytesPerCluster: number;
+  rssBytesPerCluster: number;
+  /** From publishing the first kubeconfig to the last cluster's first reconcile. */
+  engageAllSeconds: number;
+}
+
+const settleMs = 1000;
+
+async function settledMemory(runner: RunnerProcess): Promise<{ heapBytes: number; rssBytes: number }> {
+  const readings: MemoryReply[] = [];
+  for (let i = 0; i < 3; i++) {
+    await new Promise((r) => setTimeout(r, settleMs / 2));
+    readings.push(await runner.memory());
+  }
+  return { heapBytes: spread(readings.map((r) => r.heapBytes)).median, rssBytes: spread(readings.map((r) => r.rssBytes)).median };
+}
+
+export async function memoryScenario(ctx: ScenarioContext): Promise<ScenarioResult> {
+  const sizes = ctx.quick ? [20] : [100, 1000];
+  const objects = 5;
+  const fleet = await FleetProcess.start(Math.max(...sizes), objects);
+  const results: MemoryResult[] = [];
+  const errors: ScenarioResult['errors'] = [];
+  try {
+    for (const clusters of sizes) {
+      for (const impl of ctx.impls) {
+        let runner: RunnerProcess | undefined;
+        try {
+          const dir = await fleet.newWatchDir(`memory-${impl.name}`);
+          runner = await RunnerProcess.start(impl, {
+            provider: 'file', dir, hostKubeconfig: fleet.hostKubeconfigPath, namespace: BENCH_NAMESPACE, concurrency: STEADY_CONCURRENCY,
+          });
+          await new Promise((r) => setTimeout(r, settleMs));
+          const before = await runner.memory();
+          const t0 = performance.now();
+          await engageMembers(fleet, runner, dir, clusters);
+          const engageAllSeconds = (performance.now() - t0) / 1000;
+          const after = await settledMemory(runner);
+          const r: MemoryResult = {
+            impl: impl.name, clusters, objectsPerCluster: objects, before, after, engageAllSeconds,
+            heapBytesPerCluster: (after.heapBytes - before.heapBytes) / clusters,
+            rssBytesPerCluster: (after.rssBytes - before.rssBytes) / clusters,
+          };
+          results.push(r);
+          ctx.progress(`memory ${impl.name} ${clusters} clusters: ${formatNumber(r.heapBytesPerCluster / 1024)} KiB heap, ${formatNumber(r.rssBytesPerCluster / 1024)} KiB RSS per cluster`);
+        } catch (err) {
+          errors.push({ impl: impl.name, config: `clusters=${clusters}`, message: errorMessage(err) });
+          ctx.progress(`memory ${impl.name} ${clusters} clusters failed: ${errorMessage(err)}`);
+        } finally {
+          await runner?.stop();
+        }
+      }
+    }
+  } finally {
+    await fleet.close();
+  }
+
+  const mib = (b: number | undefined): string => formatNumber(b === undefined ? undefined : b / 1024 / 1024);
+  const kib = (b: number | undefined): string => formatNumber(b === undefined ? undefined : b / 1024);
+  const header = ['clusters', 'impl', 'heap KiB/cluster', 'RSS KiB/cluster', 'heap MiB', 'RSS MiB', 'engage all s'];
+  const rows = sizes.flatMap((clusters) => ctx.impls.map((impl) => {
+    const r = results.find((x) => x.impl === impl.name && x.clusters === clusters);
+    return [
+      String(clusters), impl.name, kib(r?.heapBytesPerCluster), kib(r?.rssBytesPerCluster), mib(r?.after.heapBytes), mib(r?.after.rssBytes),
+      formatNumber(r?.engageAllSeconds),
+    ];
+  }));
+  return {
+    name: 'memory',
+    title: 'Memory per engaged idle cluster',
+    params: { sizes, objectsPerCluster: objects, readings: 3 },
+    results: results as unknown as Record<string, unknown>[],
+    errors,
+    table: renderTable(`Memory per engaged idle cluster (${objects} ConfigMaps each; after GC, minus the process before engaging)`, header, rows),
+  };
 }
