@@ -207,6 +207,26 @@ describe('engagement', () => {
     expect(c.engagedClusters()).toEqual(['a']);
   });
 
+  it('engages other clusters while one cluster\'s source hangs in start (upstream serializes them)', async () => {
+    const rec = new Recorder();
+    const c = make({ reconciler: rec.fn });
+    const src = new ScriptedSource();
+    src.hang.add('stuck');
+    c.multiClusterWatch(src);
+    run(c);
+    const stuckSignal = new AbortController();
+    const stuck = c.engage(stuckSignal.signal, 'stuck', new ScriptedCluster('stuck'));
+    await c.engage(new AbortController().signal, 'healthy', new ScriptedCluster('healthy'));
+    src.emit('healthy', { name: 'x' });
+    await vi.waitFor(() => expect(rec.calls).toEqual(['healthy/default/x']));
+    expect(src.log).toEqual(['hang stuck', 'start healthy']);
+    // Disengaging the stuck cluster ends its pending engage without starting anything.
+    stuckSignal.abort();
+    await stuck;
+    expect(src.clusters()).toEqual(['healthy']);
+    expect(c.engagedClusters()).toEqual(['healthy']);
+  });
+
   it('ignores an engagement whose signal already aborted', async () => {
     const c = make({ reconciler: async () => {} });
     const src = new ScriptedSource();

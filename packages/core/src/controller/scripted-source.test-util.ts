@@ -23,6 +23,8 @@ export class ScriptedSource implements MultiClusterSource {
   readonly skip = new Set<ClusterName>();
   /** Makes the next start for this cluster reject. */
   failStart = new Set<ClusterName>();
+  /** Makes start for this cluster hang until its signal aborts (an API server that does not answer). */
+  readonly hang = new Set<ClusterName>();
   synced = true;
 
   forCluster(name: ClusterName, cluster: Cluster): Source | undefined {
@@ -30,6 +32,10 @@ export class ScriptedSource implements MultiClusterSource {
     return {
       start: async (signal, queue) => {
         if (this.failStart.delete(name)) throw new Error(`scripted start failure for ${name}`);
+        if (this.hang.has(name)) {
+          this.log.push(`hang ${name}`);
+          await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+        }
         if (signal.aborted) return;
         this.log.push(`start ${name}`);
         const entry = { cluster, queue, signal };
