@@ -27,6 +27,8 @@ spec:
   - name: v1
     served: true
     storage: true
+    additionalPrinterColumns:
+    - {name: Size, type: integer, jsonPath: .spec.size}
     schema:
       openAPIV3Schema:
         type: object
@@ -89,6 +91,8 @@ describe.skipIf(!KUBECTL)(`kubectl (${KUBECTL ?? 'not installed: install kubectl
     const got = JSON.parse(await kubectl('get', 'gadget', 'g1', '-o', 'json'));
     expect(got).toMatchObject({ kind: 'Gadget', spec: { size: 4 }, metadata: { generation: 2 } });
     expect(await kubectl('get', 'gadgets', '-o', 'yaml')).toContain('size: 4');
+    // The server-side Table carries the CRD's printer columns.
+    expect((await kubectl('get', 'gadgets')).split('\n')).toEqual([expect.stringMatching(/^NAME\s+SIZE$/), expect.stringMatching(/^g1\s+4$/), '']);
     expect(await kubectl('delete', '-f', changed)).toContain('deleted');
   });
 
@@ -113,6 +117,22 @@ describe.skipIf(!KUBECTL)(`kubectl (${KUBECTL ?? 'not installed: install kubectl
       await expect.poll(() => out, { timeout: 20_000 }).toContain('1\n');
       await kubectl('patch', 'cm', 'watched', '--type=merge', '-p', '{"data":{"v":"2"}}');
       await expect.poll(() => out, { timeout: 20_000 }).toContain('2\n');
+    } finally {
+      child.kill();
+    }
+  });
+
+  test('get -w in table form prints the update', async () => {
+    await kubectl('create', 'configmap', 'tabled', '--from-literal=v=1');
+    const child = spawn(KUBECTL!, ['--kubeconfig', join(dir, 'kubeconfig'), '--cache-dir', join(dir, 'cache'), 'get', 'cm', 'tabled', '-w', '--output-watch-events'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    try {
+      await expect.poll(() => out, { timeout: 20_000 }).toMatch(/ADDED\s+tabled/);
+      await kubectl('label', 'cm', 'tabled', 'x=y');
+      await expect.poll(() => out, { timeout: 20_000 }).toMatch(/MODIFIED\s+tabled/);
     } finally {
       child.kill();
     }

@@ -30,6 +30,16 @@ export interface StructuralSchema {
   'x-kubernetes-int-or-string'?: boolean;
 }
 
+/** A CRD additionalPrinterColumn. */
+export interface PrinterColumn {
+  name: string;
+  type: string;
+  jsonPath: string;
+  format?: string;
+  description?: string;
+  priority?: number;
+}
+
 export interface ResourceType {
   readonly group: string;
   /** Served versions, preferred first. */
@@ -55,6 +65,8 @@ export interface ResourceType {
   /** Names must be DNS-1123 labels (Namespaces) instead of subdomains. */
   readonly nameIsLabel?: boolean;
   readonly strategy?: ResourceStrategy;
+  /** Per version, a CRD's additionalPrinterColumns for Table output (CRs only). */
+  readonly printerColumns?: Readonly<Record<string, readonly PrinterColumn[] | undefined>>;
   /** Per version, the structural schema used to prune unknown fields and apply defaults (CRs only). */
   readonly schemas?: Readonly<Record<string, StructuralSchema | undefined>>;
 }

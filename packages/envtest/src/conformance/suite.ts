@@ -13,6 +13,7 @@ import { discoveryCases } from './cases/discovery.js';
 import { faultCases } from './cases/faults.js';
 import { listCases } from './cases/list.js';
 import { patchCases } from './cases/patch.js';
+import { representationCases } from './cases/representation.js';
 import { watchCases } from './cases/watch.js';
 import { LazyContext } from './context.js';
 
@@ -31,6 +32,7 @@ export function conformanceSuite(backendName: string, start: () => Promise<Backe
     listCases(ctx);
     watchCases(ctx);
     crdCases(ctx);
+    representationCases(ctx);
     faultCases(ctx);
   });
 }

@@ -24,6 +24,7 @@ import { deleteObject } from './ops/delete.js';
 import { patchObject } from './ops/patch.js';
 import { updateObject } from './ops/update.js';
 import { writeJson, writeNotFoundPage, writeStatusError, writeText } from './respond.js';
+import { contentTypeOf, negotiate, renderObject } from './representation.js';
 import { resolveRoute } from './route.js';
 import { WILDCARD, splitClusterPath } from './cluster-path.js';
 import { seedCluster } from './seed.js';
@@ -146,13 +147,15 @@ async function resourceRequest(
     case 'watch': {
       let opts = parseListOptions(params, verb === 'watch');
       if (name !== undefined) opts = withNameSelector(opts, name);
-      if (opts.watch) return handleWatch(state, res, collection, opts);
-      return handleList(state, res, collection, opts);
+      const rep = negotiate(req.headers.accept, !opts.watch);
+      if (opts.watch) return handleWatch(state, res, collection, opts, rep);
+      return handleList(state, res, collection, opts, rep);
     }
     case 'get': {
       const obj = state.store.get(objectKey({ type, cluster, namespace: collection.namespace, name: name! }));
       if (!obj) throw notFound(gr, name!);
-      return send(200, obj);
+      const rep = negotiate(req.headers.accept, false);
+      return writeJson(res, 200, renderObject(rep, present(obj, type, version, annotation), type, version), contentTypeOf(rep, false));
     }
     case 'create': {
       const opts = parseWriteParams(req, params, 'CreateOptions');

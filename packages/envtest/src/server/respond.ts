@@ -4,10 +4,10 @@ import type { StatusError } from '../api/status-error.js';
 
 export const JSON_HEADERS = { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' } as const;
 
-export function writeJson(res: ServerResponse, code: number, body: unknown): void {
+export function writeJson(res: ServerResponse, code: number, body: unknown, contentType = 'application/json'): void {
   if (res.headersSent || res.destroyed) return;
   const text = JSON.stringify(body);
-  res.writeHead(code, { ...JSON_HEADERS, 'Content-Length': Buffer.byteLength(text) });
+  res.writeHead(code, { ...JSON_HEADERS, 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text) });
   res.end(text);
 }
 

@@ -5,7 +5,7 @@
 import type { StoredObject } from '../../storage/types.js';
 import type { FieldError } from '../field-error.js';
 import { invalidValue, notSupported, required } from '../field-error.js';
-import type { ResourceStrategy, ResourceType, StructuralSchema } from '../resource-type.js';
+import type { PrinterColumn, ResourceStrategy, ResourceType, StructuralSchema } from '../resource-type.js';
 import { ALL_VERBS } from '../resource-type.js';
 import { sortKubeVersions } from '../version-priority.js';
 
@@ -24,6 +24,7 @@ export interface CrdVersion {
   storage?: boolean;
   schema?: { openAPIV3Schema?: StructuralSchema };
   subresources?: { status?: object; scale?: object };
+  additionalPrinterColumns?: PrinterColumn[];
 }
 
 export interface CrdSpec {
@@ -117,7 +118,11 @@ export function resourceTypeForCrd(crd: StoredObject): ResourceType | undefined 
   const versions = (spec.versions ?? []).filter((v) => v.served && v.name);
   if (!spec.group || !names.plural || !names.kind || versions.length === 0) return undefined;
   const schemas: Record<string, StructuralSchema | undefined> = {};
-  for (const v of versions) schemas[v.name!] = v.schema?.openAPIV3Schema;
+  const printerColumns: Record<string, PrinterColumn[] | undefined> = {};
+  for (const v of versions) {
+    schemas[v.name!] = v.schema?.openAPIV3Schema;
+    if (Array.isArray(v.additionalPrinterColumns)) printerColumns[v.name!] = v.additionalPrinterColumns;
+  }
   const withStatus = versions.some((v) => v.subresources?.status !== undefined && v.subresources.status !== null);
   return {
     group: spec.group,
@@ -137,5 +142,6 @@ export function resourceTypeForCrd(crd: StoredObject): ResourceType | undefined 
     allowUnconditionalUpdate: false,
     returnDeletedObject: false,
     schemas,
+    printerColumns,
   };
 }

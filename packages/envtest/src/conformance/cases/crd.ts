@@ -3,7 +3,7 @@ import { expect, test } from 'vitest';
 import type { SuiteContext } from '../context.js';
 import { expectStatus } from './helpers.js';
 
-export function widgetCrd(group: string, opts: { status?: boolean } = {}): Record<string, unknown> {
+export function widgetCrd(group: string, opts: { status?: boolean; printerColumns?: boolean } = {}): Record<string, unknown> {
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
@@ -18,6 +18,7 @@ export function widgetCrd(group: string, opts: { status?: boolean } = {}): Recor
           served: true,
           storage: true,
           ...(opts.status === false ? {} : { subresources: { status: {} } }),
+          ...(opts.printerColumns ? { additionalPrinterColumns: [{ name: 'Size', type: 'integer', jsonPath: '.spec.size' }, { name: 'Color', type: 'string', jsonPath: '.spec.color' }] } : {}),
           schema: {
             openAPIV3Schema: {
               type: 'object',
@@ -34,7 +35,7 @@ export function widgetCrd(group: string, opts: { status?: boolean } = {}): Recor
 }
 
 /** Creates the CRD and waits until its resource is in discovery. Returns the group. */
-export async function installWidgets(ctx: SuiteContext, opts: { status?: boolean } = {}): Promise<string> {
+export async function installWidgets(ctx: SuiteContext, opts: { status?: boolean; printerColumns?: boolean } = {}): Promise<string> {
   const group = `${ctx.unique('g')}.example.com`;
   const res = await ctx.client.post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', widgetCrd(group, opts));
   expect(res.status, res.text).toBe(201);

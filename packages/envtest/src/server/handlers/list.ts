@@ -14,12 +14,14 @@ import type { ListOptions } from '../list-options.js';
 import { matchesSelectors } from '../list-options.js';
 import type { CollectionTarget } from '../object-target.js';
 import { present } from '../object-target.js';
+import type { Representation } from '../representation.js';
+import { contentTypeOf, renderList } from '../representation.js';
 import { writeJson } from '../respond.js';
 
 const CONTINUE_EXPIRED =
   'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
 
-export function handleList(state: ApiState, res: ServerResponse, target: CollectionTarget, opts: ListOptions): void {
+export function handleList(state: ApiState, res: ServerResponse, target: CollectionTarget, opts: ListOptions, rep: Representation): void {
   const scope = { resource: storageResource(target.type), cluster: target.cluster, namespace: target.namespace };
   const store = state.store;
   let snapshot: Snapshot;
@@ -55,12 +57,13 @@ export function handleList(state: ApiState, res: ServerResponse, target: Collect
     metadata['continue'] = encodeContinue({ rv: snapshot.rv, start: `${page[page.length - 1]!.sortKey}\u0000` });
     if (opts.labelSelector.empty && opts.fieldSelector.empty) metadata['remainingItemCount'] = matching.length - page.length;
   }
-  writeJson(res, 200, {
+  const list = {
     kind: target.type.listKind,
     apiVersion: groupVersion(target.type.group, target.version),
     metadata,
     items: page.map((i) => present(i.object, target.type, target.version, state.options.logicalClusters ? Store.clusterOfSortKey(i.sortKey) : undefined)),
-  });
+  };
+  writeJson(res, 200, renderList(rep, list, target.type, target.version), contentTypeOf(rep, true));
 }
 
 function expiredContinue(start: string): StatusError {

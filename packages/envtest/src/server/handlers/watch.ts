@@ -14,11 +14,13 @@ import type { ListOptions } from '../list-options.js';
 import { matchesSelectors } from '../list-options.js';
 import type { CollectionTarget } from '../object-target.js';
 import { present } from '../object-target.js';
+import type { Representation } from '../representation.js';
+import { renderObject } from '../representation.js';
 import { WatchStream } from '../watch-stream.js';
 
 export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
 
-export function handleWatch(state: ApiState, res: ServerResponse, target: CollectionTarget, opts: ListOptions): void {
+export function handleWatch(state: ApiState, res: ServerResponse, target: CollectionTarget, opts: ListOptions, rep: Representation): void {
   const { type, version } = target;
   const scope = { resource: storageResource(type), cluster: target.cluster, namespace: target.namespace };
   const store = state.store;
@@ -35,7 +37,7 @@ export function handleWatch(state: ApiState, res: ServerResponse, target: Collec
 
   const annotate = state.options.logicalClusters;
   const send = (eventType: 'ADDED' | 'MODIFIED' | 'DELETED', obj: StoredObject, cluster: string): void =>
-    stream.send(eventType, present(obj, type, version, annotate ? cluster : undefined));
+    stream.send(eventType, renderObject(rep, present(obj, type, version, annotate ? cluster : undefined), type, version));
   const bookmark = (initialEventsEnd: boolean): void => {
     const metadata: Record<string, unknown> = { resourceVersion: String(store.currentRv) };
     if (initialEventsEnd) metadata['annotations'] = { [INITIAL_EVENTS_END_ANNOTATION]: 'true' };
