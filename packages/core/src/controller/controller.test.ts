@@ -227,6 +227,19 @@ describe('engagement', () => {
     expect(c.engagedClusters()).toEqual(['healthy']);
   });
 
+  it('warns when an engaged cluster\'s source has not synced within the cache sync timeout, and keeps it engaged', async () => {
+    const warnings: LogFields[] = [];
+    const logger = createLogger({ sink: (level, _msg, fields) => { if (level === 'warn') warnings.push(fields); }, level: 'warn' });
+    const c = make({ reconciler: async () => {}, cacheSyncTimeoutMs: 30, logger });
+    const src = new ScriptedSource();
+    src.synced = false;
+    c.multiClusterWatch(src);
+    run(c);
+    await c.engage(new AbortController().signal, 'slow', new ScriptedCluster('slow'));
+    await vi.waitFor(() => expect(warnings).toEqual([expect.objectContaining({ cluster: 'slow', timeoutMs: 30 })]));
+    expect(c.engagedClusters()).toEqual(['slow']);
+  });
+
   it('ignores an engagement whose signal already aborted', async () => {
     const c = make({ reconciler: async () => {} });
     const src = new ScriptedSource();

@@ -45,7 +45,10 @@ export class ScriptedSource implements MultiClusterSource {
           if (this.running.get(name) === entry) this.running.delete(name);
         }, { once: true });
       },
-      waitForSync: async () => this.synced,
+      waitForSync: (signal) => {
+        if (this.synced) return Promise.resolve(true);
+        return new Promise<boolean>((resolve) => signal.addEventListener('abort', () => resolve(false), { once: true }));
+      },
     };
   }
 
