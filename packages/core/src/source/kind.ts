@@ -124,7 +124,11 @@ class ClusterKindSource<T extends KubeObject> implements Source {
     if (this.state !== 'new') throw new SourceAlreadyStartedError(this.describe());
     this.state = 'starting';
     if (await this.tryStart(signal, queue, 1)) return;
-    if (this.state === 'starting') void this.retry(signal, queue);
+    if (this.state !== 'starting') return;
+    this.retry(signal, queue).catch((err: unknown) => {
+      this.log.error('source gave up retrying after an unexpected error', err);
+      this.stopBeforeRunning();
+    });
   }
 
   private async retry(signal: AbortSignal, queue: RequestQueue): Promise<void> {
