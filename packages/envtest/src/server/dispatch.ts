@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ResourceType, Verb } from '../api/resource-type.js';
+import { groupVersion } from '../api/resource-type.js';
 import { StatusError, internalError, methodNotSupported, notFound, unauthorized } from '../api/status-error.js';
 import type { UserInfo } from '../auth/authenticator.js';
 import { forbiddenFor } from '../auth/authorizer.js';
@@ -109,10 +110,14 @@ function verbOf(method: string | undefined, named: boolean, watch: boolean): Ver
   }
 }
 
-function requireVerb(type: ResourceType, verb: Verb | undefined, method: string | undefined): Verb {
+/** Verbs a subresource answers: status reads and writes; Namespace finalize is update only. */
+const SUBRESOURCE_VERBS: Readonly<Record<string, readonly Verb[]>> = { status: ['get', 'update', 'patch'], finalize: ['update'] };
+
+function requireVerb(type: ResourceType, verb: Verb | undefined, method: string | undefined, subresource: string | undefined): Verb {
   const gr = { group: type.group, resource: type.resource };
   if (verb === undefined) throw methodNotSupported(gr, (method ?? 'unknown').toLowerCase());
-  if (!type.verbs.includes(verb)) throw methodNotSupported(gr, verb);
+  const allowed = subresource === undefined ? type.verbs : (SUBRESOURCE_VERBS[subresource] ?? []);
+  if (!allowed.includes(verb)) throw methodNotSupported(subresource === undefined ? gr : { group: type.group, resource: `${type.resource}/${subresource}` }, verb);
   return verb;
 }
 
@@ -129,7 +134,7 @@ async function resourceRequest(
   const { type, version } = collection;
   const gr = { group: type.group, resource: type.resource };
   const watchParam = req.method === 'GET' && queryBool(params, 'watch');
-  const verb = requireVerb(type, verbOf(req.method, name !== undefined, watchParam), req.method);
+  const verb = requireVerb(type, verbOf(req.method, name !== undefined, watchParam), req.method, subresource);
   const authorizer = state.authorizer;
   if (authorizer) {
     const attributes = { user, verb, group: type.group, resource: type.resource, subresource, namespace: collection.namespace, name, cluster: collection.cluster };
@@ -200,7 +205,7 @@ async function resourceRequest(
       const deleted = deleteCollection(state, { ...collection, cluster }, listOpts, opts);
       return writeJson(res, 200, {
         kind: type.listKind,
-        apiVersion: collection.type.group ? `${type.group}/${version}` : version,
+        apiVersion: groupVersion(type.group, version),
         metadata: { resourceVersion: String(state.store.currentRv) },
         items: deleted.map((o) => present(o, type, version, annotation)),
       });

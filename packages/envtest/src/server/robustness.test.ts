@@ -47,6 +47,8 @@ describe('bad input never crashes or hangs the server', () => {
     ['PATCH', '/api/v1/namespaces/kube-public', { rawBody: '{"metadata":{"name":"other"}}', contentType: 'application/merge-patch+json' }, 400],
     ['DELETE', '/api/v1/namespaces', {}, 405],
     ['OPTIONS', cm, {}, 405],
+    ['DELETE', '/api/v1/namespaces/default/status', {}, 405],
+    ['GET', '/api/v1/namespaces/default/finalize', {}, 405],
   ];
 
   test.each(cases)('%s %s %j → %i', async (method, path, opts, code) => {
