@@ -52,6 +52,17 @@ describe('authorization', () => {
     expect(adminSeen?.user.groups).toEqual(['system:masters', 'system:authenticated']);
   });
 
+  test('impersonation: allowed impersonators act as the impersonated user; others get 403', async () => {
+    server.setAuthorizer((a) => (a.verb === 'impersonate' ? a.user.name === 'admin' : a.user.name !== 'carol'));
+    const asCarol = await admin.request('GET', '/api/v1/namespaces/default', { headers: { 'Impersonate-User': 'carol' } });
+    expect(asCarol.status).toBe(403);
+    expect(asCarol.body.message).toContain('User "carol" cannot get resource "namespaces"');
+    expect((await admin.request('GET', '/api/v1/namespaces/default', { headers: { 'Impersonate-User': 'dave', 'Impersonate-Group': 'team' } })).status).toBe(200);
+    const aliceAsCarol = await alice.request('GET', '/api/v1/namespaces/default', { headers: { 'Impersonate-User': 'dave' } });
+    expect(aliceAsCarol.status).toBe(403);
+    expect(aliceAsCarol.body.message).toBe('users "dave" is forbidden: User "alice" cannot impersonate resource "users" in API group "" at the cluster scope');
+  });
+
   test('setAuthorizer(undefined) allows everything again', async () => {
     server.setAuthorizer(undefined);
     expect((await alice.get('/api/v1/namespaces/default')).status).toBe(200);

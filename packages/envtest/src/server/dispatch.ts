@@ -9,6 +9,7 @@ import { groupVersion } from '../api/resource-type.js';
 import { StatusError, internalError, methodNotSupported, notFound, unauthorized } from '../api/status-error.js';
 import type { UserInfo } from '../auth/authenticator.js';
 import { forbiddenFor } from '../auth/authorizer.js';
+import { impersonate } from '../auth/impersonation.js';
 import type { ApiState } from './api-state.js';
 import { decodeJson, mediaType, readBody, requireObject } from './body.js';
 import { writeCoreVersions, writeGroup, writeGroups, writeOpenApiV2, writeResourceList, VERSION_INFO } from './handlers/discovery.js';
@@ -41,7 +42,7 @@ export async function handleRequest(state: ApiState, req: IncomingMessage, res: 
     const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
     const auth = state.auth.authenticate(req);
     if (!PUBLIC_PATHS.has(path) && !auth.ok) throw unauthorized();
-    const user: UserInfo = auth.ok ? auth.user : ANONYMOUS;
+    const user: UserInfo = auth.ok ? impersonate(req, auth.user, state.authorizer) : ANONYMOUS;
     if (state.faults.latencyMs > 0) await delay(state.faults.latencyMs);
     if (res.destroyed) return;
     await route(state, req, res, url, path, serverAddress, user);
