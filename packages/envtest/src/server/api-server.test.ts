@@ -90,6 +90,20 @@ describe('ApiServer stats and faults', () => {
     server.faults.setLatency(0);
   });
 
+  test('stop() releases requests waiting on injected latency at once', async () => {
+    const { server, client } = await start();
+    server.faults.setLatency(60_000);
+    const pending = client.get('/api/v1/namespaces').then(
+      () => 'answered',
+      () => 'failed',
+    );
+    await expect.poll(() => server.stats().requests).toBe(1);
+    const t0 = performance.now();
+    await server.stop();
+    expect(await pending).toBe('failed');
+    expect(performance.now() - t0).toBeLessThan(5_000);
+  });
+
   test('failNextWatch with another code sends that code in the ERROR event', async () => {
     const { server, client } = await start();
     server.faults.failNextWatch(500);

@@ -178,6 +178,7 @@ class InMemoryApiServer implements ApiServer {
     if (!server) return;
     this.server = undefined;
     this.state.endWatches('end');
+    this.state.abortRequests();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeAllConnections();
     await closed;

@@ -21,6 +21,7 @@ export class ApiState {
   /** Logical clusters whose system namespaces exist. */
   readonly seededClusters = new Set<string>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  private requests = new AbortController();
   private readonly disposers: (() => void)[] = [];
   private disposed = false;
 
@@ -44,6 +45,16 @@ export class ApiState {
     this.disposers.push(fn);
   }
 
+  /** Aborted when the server stops, so requests waiting (injected latency) give up instead of holding timers. */
+  get requestSignal(): AbortSignal {
+    return this.requests.signal;
+  }
+
+  abortRequests(): void {
+    this.requests.abort();
+    this.requests = new AbortController();
+  }
+
   /** Ends every watch: cleanly for shutdown, abruptly for the dropWatches fault. */
   endWatches(mode: 'end' | 'abort'): void {
     for (const w of [...this.watches]) (mode === 'end' ? w.end() : w.abort());
@@ -55,5 +66,6 @@ export class ApiState {
     this.timers.clear();
     for (const fn of this.disposers.splice(0)) fn();
     this.endWatches('end');
+    this.requests.abort();
   }
 }

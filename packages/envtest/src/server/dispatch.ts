@@ -43,7 +43,10 @@ export async function handleRequest(state: ApiState, req: IncomingMessage, res: 
     const auth = state.auth.authenticate(req);
     if (!PUBLIC_PATHS.has(path) && !auth.ok) throw unauthorized();
     const user: UserInfo = auth.ok ? impersonate(req, auth.user, state.authorizer) : ANONYMOUS;
-    if (state.faults.latencyMs > 0) await delay(state.faults.latencyMs);
+    if (state.faults.latencyMs > 0) {
+      const stopped = await delay(state.faults.latencyMs, false, { signal: state.requestSignal }).catch(() => true);
+      if (stopped) return void res.destroy();
+    }
     if (res.destroyed) return;
     await route(state, req, res, url, path, serverAddress, user);
   } catch (err) {
