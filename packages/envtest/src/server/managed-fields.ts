@@ -1,6 +1,7 @@
 /**
- * Server-side apply bookkeeping: the applier's entry in metadata.managedFields (FieldsV1 of what it applied).
- * Ownership conflicts between appliers are detected only for leaf fields another applier set to a different value.
+ * Field ownership in metadata.managedFields (FieldsV1): appliers own what they applied (operation Apply), other
+ * writers own the fields they changed (operation Update). Applying a value to a field another manager owns is a
+ * 409 conflict unless forced, which moves the ownership.
  */
 import { conflict } from '../api/status-error.js';
 import { StatusError } from '../api/status-error.js';
@@ -36,18 +37,19 @@ export function recordApply(result: StoredObject, old: StoredObject | undefined,
   if (old) {
     const conflicts: { manager: string; field: string }[] = [];
     for (const e of entries) {
-      if (e.operation !== 'Apply' || (e.subresource ?? undefined) !== target.subresource) continue;
+      if ((e.subresource ?? undefined) !== target.subresource) continue;
       const owned = leafPaths(e.fieldsV1);
+      // Update managers are named with the version they wrote through, as the real server's conflict text does.
+      const who = e.operation === 'Apply' ? `"${e.manager}"` : `"${e.manager}" using ${e.apiVersion}`;
       for (const [path, value] of fields) {
         if (!owned.has(path)) continue;
         const before = valueAt(old, path);
-        if (JSON.stringify(before) !== JSON.stringify(value)) conflicts.push({ manager: e.manager, field: displayPath(path) });
+        if (JSON.stringify(before) !== JSON.stringify(value)) conflicts.push({ manager: who, field: displayPath(path) });
       }
     }
     if (conflicts.length > 0 && !force) throw applyConflict(target, conflicts);
     if (force)
       for (const e of entries) {
-        if (e.operation !== 'Apply') continue;
         const owned = leafPaths(e.fieldsV1);
         for (const path of fields.keys()) owned.delete(path);
         e.fieldsV1 = toFieldsV1([...owned]);
@@ -67,7 +69,44 @@ export function recordApply(result: StoredObject, old: StoredObject | undefined,
     fieldsV1: toFieldsV1([...fields.keys()]),
   };
   if (target.subresource) entry.subresource = target.subresource;
-  result.metadata['managedFields'] = [...entries.filter((e) => Object.keys(e.fieldsV1).length > 0 || e.operation === 'Update'), entry];
+  result.metadata['managedFields'] = [...entries.filter((e) => Object.keys(e.fieldsV1).length > 0), entry];
+}
+
+/**
+ * Records a non-apply write by `manager` (fieldManager, or the User-Agent): it takes ownership of every field it
+ * changed, and fields it changed or removed leave other managers' sets. A write that changes nothing changes
+ * nothing here either, so no-op writes stay no-ops. Client-sent managedFields are ignored.
+ */
+export function recordUpdate(result: StoredObject, old: StoredObject | undefined, manager: string | undefined, target: Pick<ObjectTarget, 'type' | 'version' | 'subresource'>): void {
+  const builtin = !target.type.custom;
+  const entries: ManagedFieldsEntry[] = old && Array.isArray(old.metadata['managedFields']) ? structuredClone(old.metadata['managedFields'] as ManagedFieldsEntry[]) : [];
+  const before = old ? fieldSet(old, builtin) : new Map<string, unknown>();
+  const after = fieldSet(result, builtin);
+  const touched = new Set<string>();
+  for (const [path, value] of after) if (!before.has(path) || JSON.stringify(before.get(path)) !== JSON.stringify(value)) touched.add(path);
+  const changed = [...touched];
+  for (const path of before.keys()) if (!after.has(path)) touched.add(path);
+  if (touched.size > 0) {
+    for (const e of entries) {
+      const owned = leafPaths(e.fieldsV1);
+      for (const path of touched) owned.delete(path);
+      e.fieldsV1 = toFieldsV1([...owned]);
+    }
+    if (manager && changed.length > 0) {
+      const sub = target.subresource;
+      let mine = entries.find((e) => e.manager === manager && e.operation === 'Update' && (e.subresource ?? undefined) === sub);
+      if (!mine) {
+        mine = { manager, operation: 'Update', apiVersion: '', time: '', fieldsType: 'FieldsV1', fieldsV1: {}, ...(sub ? { subresource: sub } : {}) };
+        entries.push(mine);
+      }
+      mine.apiVersion = groupVersion(target.type.group, target.version);
+      mine.time = nowTimestamp();
+      mine.fieldsV1 = toFieldsV1([...leafPaths(mine.fieldsV1), ...changed]);
+    }
+  }
+  const kept = entries.filter((e) => Object.keys(e.fieldsV1).length > 0);
+  if (kept.length > 0) result.metadata['managedFields'] = kept;
+  else delete result.metadata['managedFields'];
 }
 
 /** Leaf paths (joined with \u0001) of the fields an applied object sets, with their values. */
@@ -162,11 +201,11 @@ function displayPath(path: string): string {
 
 function applyConflict(target: ObjectTarget, conflicts: { manager: string; field: string }[]): StatusError {
   const base = conflict({ group: target.type.group, resource: target.type.resource }, target.name, '');
-  const lines = conflicts.map((c) => `conflict with "${c.manager}": ${c.field}`);
+  const lines = conflicts.map((c) => `conflict with ${c.manager}: ${c.field}`);
   const message =
     conflicts.length === 1 ? `Apply failed with 1 conflict: ${lines[0]}` : `Apply failed with ${conflicts.length} conflicts: ${lines.join('\n')}`;
   return new StatusError(409, 'Conflict', message, {
     ...base.details,
-    causes: conflicts.map((c) => ({ type: 'FieldManagerConflict', message: `conflict with "${c.manager}"`, field: c.field })),
+    causes: conflicts.map((c) => ({ type: 'FieldManagerConflict', message: `conflict with ${c.manager}`, field: c.field })),
   });
 }

@@ -111,6 +111,24 @@ export function patchCases(ctx: SuiteContext): void {
     expect(res.body.data).toEqual({ x: '1' });
   });
 
+  test('managedFields: writers own the fields they change; apply conflicts with them unless forced', async () => {
+    const ns = await ctx.namespace();
+    const created = await ctx.client.post(cmPath(ns), configMap('mf', { a: '1', b: '1' }), { fieldManager: 'creator' });
+    expect(created.body.metadata.managedFields).toEqual([
+      expect.objectContaining({ manager: 'creator', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:a': {}, 'f:b': {} } } }),
+    ]);
+    const edited = await ctx.client.patch(cmPath(ns, 'mf'), MERGE, { data: { b: '2' } }, { fieldManager: 'editor' });
+    const byManager = Object.fromEntries(edited.body.metadata.managedFields.map((e: any) => [e.manager, e.fieldsV1]));
+    expect(byManager).toEqual({ creator: { 'f:data': { 'f:a': {} } }, editor: { 'f:data': { 'f:b': {} } } });
+    const apply = (force?: boolean) =>
+      ctx.client.request('PATCH', cmPath(ns, 'mf'), { body: configMap('mf', { a: '9' }), contentType: APPLY, query: { fieldManager: 'applier', force } });
+    const clash = await apply();
+    expectStatus(clash, 409, 'Conflict', 'Apply failed with 1 conflict: conflict with "creator" using v1: .data.a');
+    const forced = await apply(true);
+    expect(forced.status).toBe(200);
+    expect(forced.body.data).toEqual({ a: '9', b: '2' });
+  });
+
   test('patch: force on a non-apply patch is 422', async () => {
     const ns = await ctx.namespace();
     await ctx.client.post(cmPath(ns), configMap('f'));

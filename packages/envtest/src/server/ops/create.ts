@@ -8,6 +8,7 @@ import type { CollectionTarget } from '../object-target.js';
 import { objectKey } from '../object-target.js';
 import { checkNamespace } from './body-checks.js';
 import { admitNamespacedCreate } from './namespace-admission.js';
+import { recordUpdate } from '../managed-fields.js';
 import { checkUnknownFields } from './unknown-fields.js';
 import type { WriteOptions } from './write-options.js';
 
@@ -29,6 +30,7 @@ export function createObject(state: ApiState, target: CollectionTarget & { clust
     const errs = prepareForCreate(type, candidate, target.namespace);
     if (type.custom) checkUnknownFields(pruneAndDefaultObject(candidate, type.schemas?.[target.version]), opts);
     if (errs.length > 0) throw invalid(type.group, type.kind, String(candidate.metadata.name ?? ''), errs);
+    if (!opts.applying) recordUpdate(candidate, undefined, opts.fieldManager, { type, version: target.version, subresource: undefined });
     const key = objectKey({ type, cluster: target.cluster, namespace: target.namespace, name: candidate.metadata.name });
     if (state.store.get(key)) {
       if (generated && attempt + 1 < GENERATE_NAME_ATTEMPTS) continue;

@@ -40,6 +40,7 @@ export function patchObject(state: ApiState, target: ObjectTarget, mediaType: st
   if (isApply && (!opts.explicitFieldManager || !opts.fieldManager)) throw invalid('meta.k8s.io', 'PatchOptions', '', [required('fieldManager', 'is required for apply patch')]);
 
   const patch = isApply ? decodeYamlOrJson(body) : decodeJson(body);
+  opts = { ...opts, applying: isApply };
   const key = objectKey(target);
   const old = state.store.get(key);
   if (!old) {

@@ -8,6 +8,7 @@ import type { ApiState } from '../api-state.js';
 import type { ObjectTarget } from '../object-target.js';
 import { objectKey } from '../object-target.js';
 import { commitUpdate } from './commit.js';
+import { recordUpdate } from '../managed-fields.js';
 import { checkUnknownFields } from './unknown-fields.js';
 import { checkName, checkNamespace } from './body-checks.js';
 import { createObject } from './create.js';
@@ -48,5 +49,6 @@ export function applyUpdate(state: ApiState, target: ObjectTarget, obj: StoredOb
   const errs = prepareForUpdate(type, obj, old, target.subresource);
   if (type.custom) checkUnknownFields(pruneAndDefaultObject(obj, type.schemas?.[target.version]), opts);
   if (errs.length > 0) throw invalid(type.group, type.kind, target.name, errs);
+  if (!opts.applying) recordUpdate(obj, old, opts.fieldManager, target);
   return commitUpdate(state, objectKey(target), obj, old, opts.dryRun);
 }

@@ -7,6 +7,8 @@ export interface WriteOptions {
   readonly fieldManager: string | undefined;
   /** What to do about unknown fields in custom resources (default Ignore: prune silently). */
   readonly fieldValidation?: FieldValidation;
+  /** Set by server-side apply, which records its own managedFields entry (not an Update one). */
+  readonly applying?: boolean;
   /** Collects `Warning` header texts (fieldValidation=Warn). */
   readonly warnings?: string[];
 }
