@@ -1,7 +1,7 @@
 /** Reading and decoding request bodies: JSON, or YAML/JSON for server-side apply; a size cap like the real server. */
 import type { IncomingMessage } from 'node:http';
 import { parse as parseYaml } from 'yaml';
-import { badRequest, requestEntityTooLarge } from '../api/status-error.js';
+import { badRequest, requestEntityTooLarge, unsupportedMediaType } from '../api/status-error.js';
 
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
@@ -45,6 +45,16 @@ export function decodeYamlOrJson(buf: Buffer): unknown {
   } catch (err) {
     throw badRequest(`error decoding YAML: ${(err as Error).message}`);
   }
+}
+
+const OBJECT_MEDIA_TYPES = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
+
+/** The object in a create or update body: JSON, or YAML when the Content-Type says so; other media types are 415. */
+export function decodeObjectBody(req: IncomingMessage, buf: Buffer): Record<string, unknown> {
+  const type = mediaType(req);
+  if (type === 'application/yaml') return requireObject(decodeYamlOrJson(buf));
+  if (type === '' || type === 'application/json') return requireObject(decodeJson(buf));
+  throw unsupportedMediaType(OBJECT_MEDIA_TYPES);
 }
 
 export function requireObject(v: unknown): Record<string, unknown> {

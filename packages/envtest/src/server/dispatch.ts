@@ -11,7 +11,7 @@ import type { UserInfo } from '../auth/authenticator.js';
 import { forbiddenFor } from '../auth/authorizer.js';
 import { impersonate } from '../auth/impersonation.js';
 import type { ApiState } from './api-state.js';
-import { decodeJson, mediaType, readBody, requireObject } from './body.js';
+import { decodeObjectBody, mediaType, readBody } from './body.js';
 import { writeCoreVersions, writeGroup, writeGroups, writeOpenApiV2, writeResourceList, VERSION_INFO } from './handlers/discovery.js';
 import { handleList } from './handlers/list.js';
 import { handleWatch } from './handlers/watch.js';
@@ -168,14 +168,14 @@ async function resourceRequest(
     }
     case 'create': {
       const opts = parseWriteParams(req, params, 'CreateOptions');
-      const body = requireObject(decodeJson(await readBody(req)));
+      const body = decodeObjectBody(req, await readBody(req));
       const created = createObject(state, { ...collection, cluster }, objectFromBody(collection, body), opts);
       setWarnings(res, opts.warnings);
       return send(201, created);
     }
     case 'update': {
       const opts = parseWriteParams(req, params, 'UpdateOptions');
-      const body = requireObject(decodeJson(await readBody(req)));
+      const body = decodeObjectBody(req, await readBody(req));
       const target: ObjectTarget = { ...collection, cluster, name: name!, subresource };
       const result = updateObject(state, target, objectFromBody(collection, body), opts);
       setWarnings(res, opts.warnings);

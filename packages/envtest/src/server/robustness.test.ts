@@ -47,6 +47,7 @@ describe('bad input never crashes or hangs the server', () => {
     ['PATCH', '/api/v1/namespaces/kube-public', { rawBody: '{"metadata":{"name":"other"}}', contentType: 'application/merge-patch+json' }, 400],
     ['DELETE', '/api/v1/namespaces', {}, 405],
     ['OPTIONS', cm, {}, 405],
+    ['POST', cm, { rawBody: 'name=x', contentType: 'application/x-www-form-urlencoded' }, 415],
     ['DELETE', '/api/v1/namespaces/default/status', {}, 405],
     ['GET', '/api/v1/namespaces/default/finalize', {}, 405],
   ];

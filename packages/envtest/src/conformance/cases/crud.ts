@@ -31,6 +31,13 @@ export function crudCases(ctx: SuiteContext): void {
     expect(res.body).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap' });
   });
 
+  test('create: a YAML body is accepted with Content-Type application/yaml', async () => {
+    const ns = await ctx.namespace();
+    const res = await ctx.client.request('POST', cmPath(ns), { rawBody: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: yml\ndata:\n  k: v\n', contentType: 'application/yaml' });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toEqual({ k: 'v' });
+  });
+
   test('create: a resourceVersion in the body is a 500 from storage', async () => {
     const ns = await ctx.namespace();
     const res = await ctx.client.post(cmPath(ns), { ...configMap('rv'), metadata: { name: 'rv', resourceVersion: '5' } });
