@@ -169,3 +169,10 @@ export {
   EngageFailedError, FieldIndexFailedError, GracefulShutdownTimeoutError, ManagerAlreadyStartedError, ManagerConfigError,
   ManagerError, ManagerStoppedError, RunnableFailedError,
 } from './manager/errors.js';
+
+export type { ClusterConnectionOptions, ClusterFactory, RetryOptions } from './providers/engager/cluster-engager.js';
+export { ClusterEngager } from './providers/engager/cluster-engager.js';
+export type { ClusterState, ClusterStatus, StatusListener } from './providers/engager/cluster-status.js';
+export type { DesiredCluster } from './providers/engager/desired-cluster.js';
+export { absentCluster, desiredFromKubeconfig, refusedCluster } from './providers/engager/desired-cluster.js';
+export { ProbeTimeoutError, probeCluster } from './providers/engager/probe.js';

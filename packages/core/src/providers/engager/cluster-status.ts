@@ -1,0 +1,33 @@
+/**
+ * What a provider knows about each cluster it was told about: engaged, or why not. Reasons name the
+ * problem (a field, a status code, a connection failure) and never a credential.
+ */
+
+export type ClusterState =
+  /** Being connected to (probe, cache sync, engage). */
+  | 'pending'
+  /** Engaged with the manager. */
+  | 'engaged'
+  /** The kubeconfig is unusable: bad YAML, missing context, cluster, user or server. Waits for a change. */
+  | 'invalid'
+  /** The kubeconfig asks for something the policy refuses (exec, auth-provider, local files, no TLS). Waits for a change. */
+  | 'rejected'
+  /** The API server could not be reached (refused, timeout, TLS failure). Retried with backoff. */
+  | 'unreachable'
+  /** The API server refused the credentials (401/403). Retried with backoff, as they may be provisioned late. */
+  | 'unauthorized'
+  /** Connecting worked but starting, indexing or engaging the cluster failed. Retried with backoff if it may help. */
+  | 'failed';
+
+export interface ClusterStatus {
+  readonly state: ClusterState;
+  /** Why the cluster is not engaged, or what was ignored while it stays engaged. */
+  readonly reason?: string;
+  /** When the state last changed. */
+  readonly since: Date;
+  /** Consecutive failed connection attempts (0 once engaged). */
+  readonly failures: number;
+}
+
+/** Called on every status change; `undefined` when the provider forgot the cluster (its source is gone). */
+export type StatusListener = (name: string, status: ClusterStatus | undefined) => void;

@@ -1,0 +1,47 @@
+/**
+ * The state a source (a Secret, a file's context) asks for, decided from its current content alone. Loading goes
+ * through core's `loadUntrustedKubeconfig`, so nothing a policy refuses is ever acted on.
+ */
+import {
+  KubeconfigInvalidError, KubeconfigRejectedError, connectionFingerprint, loadUntrustedKubeconfig, type KubeconfigPolicy,
+} from '../../kubeconfig/untrusted.js';
+import type { Cluster } from '../../cluster/types.js';
+
+type KubeConfig = Cluster['config'];
+
+export type DesiredCluster =
+  /** The source is gone: disengage and forget the cluster. */
+  | { readonly kind: 'absent' }
+  /** Engage a cluster over `config` (replacing an engaged one with another fingerprint). */
+  | { readonly kind: 'config'; readonly config: KubeConfig; readonly fingerprint: string }
+  /**
+   * The content cannot be used. `keepEngaged`: keep an engaged cluster on its last good config (a half-written file)
+   * instead of disengaging it.
+   */
+  | { readonly kind: 'refused'; readonly state: 'invalid' | 'rejected'; readonly reason: string; readonly keepEngaged: boolean };
+
+export const absentCluster: DesiredCluster = { kind: 'absent' };
+
+export function refusedCluster(state: 'invalid' | 'rejected', reason: string, keepEngaged = false): DesiredCluster {
+  return { kind: 'refused', state, reason, keepEngaged };
+}
+
+/**
+ * Loads one context of an untrusted kubeconfig. Invalid content keeps an engaged cluster only if
+ * `keepEngagedOnInvalid`; a policy rejection always disengages (the new content is complete, and refused).
+ */
+export function desiredFromKubeconfig(
+  text: string,
+  policy: KubeconfigPolicy | undefined,
+  options: { context?: string; keepEngagedOnInvalid?: boolean } = {},
+): DesiredCluster {
+  try {
+    const config = loadUntrustedKubeconfig(text, policy, options.context === undefined ? {} : { context: options.context });
+    return { kind: 'config', config, fingerprint: connectionFingerprint(config) };
+  } catch (err) {
+    if (err instanceof KubeconfigRejectedError) return refusedCluster('rejected', err.message);
+    // Messages of KubeconfigInvalidError name fields and lines only; anything else is summarised by its class.
+    const reason = err instanceof KubeconfigInvalidError ? err.message : `kubeconfig could not be loaded (${(err as Error)?.name ?? 'error'})`;
+    return refusedCluster('invalid', reason, options.keepEngagedOnInvalid ?? false);
+  }
+}

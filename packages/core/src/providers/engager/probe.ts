@@ -1,0 +1,63 @@
+/**
+ * Checks that a new cluster answers before it is engaged, and says what went wrong when it does not. Engaging an
+ * unreachable cluster would only leave controllers backing off against it; a cluster whose cache has no informers
+ * yet "syncs" at once, so the cache-sync wait alone cannot tell.
+ */
+import { linkedAbort } from '../../manager/abort.js';
+import type { Cluster } from '../../cluster/types.js';
+import type { ClusterState } from './cluster-status.js';
+
+/** The probe got no answer in time. */
+export class ProbeTimeoutError extends Error {
+  override readonly name = 'ProbeTimeoutError';
+  readonly retryable = true;
+  constructor(timeoutMs: number) {
+    super(`the API server did not answer discovery within ${timeoutMs} ms`);
+  }
+}
+
+/**
+ * Resolves once the API server answered discovery for the core group with the cluster's credentials (which also
+ * warms the REST mapper for the controllers). Rejects with the client's error, or ProbeTimeoutError.
+ */
+export async function probeCluster(cluster: Cluster, signal: AbortSignal, timeoutMs: number): Promise<void> {
+  const bound = linkedAbort(signal);
+  const timer = setTimeout(() => bound.abort(new ProbeTimeoutError(timeoutMs)), timeoutMs);
+  try {
+    await cluster.restMapper.mapping({ apiVersion: 'v1', kind: 'Namespace' }, { signal: bound.signal });
+  } catch (err) {
+    if (bound.signal.reason instanceof ProbeTimeoutError && !signal.aborted) throw bound.signal.reason;
+    throw err;
+  } finally {
+    clearTimeout(timer);
+    bound.dispose();
+  }
+}
+
+export interface FailureVerdict {
+  readonly state: Extract<ClusterState, 'unreachable' | 'unauthorized' | 'failed'>;
+  readonly reason: string;
+  /** Whether trying again later (with backoff) can help. */
+  readonly retry: boolean;
+}
+
+/** Classifies why connecting to or engaging a cluster failed. Matches errors by shape, so duplicated modules work. */
+export function classifyFailure(err: unknown): FailureVerdict {
+  const e = (typeof err === 'object' && err !== null ? err : {}) as { name?: unknown; code?: unknown; retryable?: unknown };
+  const reason = describe(err);
+  if (e.name === 'ApiError' && (e.code === 401 || e.code === 403)) {
+    return { state: 'unauthorized', reason: `the API server refused the credentials: ${reason}`, retry: true };
+  }
+  if (e.name === 'TransportError' || e.name === 'ProbeTimeoutError' || e.name === 'CredentialError') {
+    return { state: 'unreachable', reason, retry: true };
+  }
+  if (e.name === 'ApiError') return { state: e.retryable === true ? 'unreachable' : 'failed', reason, retry: true };
+  return { state: 'failed', reason, retry: e.retryable !== false };
+}
+
+/** A one-line description of an error. Client errors name method, path and status, never headers or bodies. */
+export function describe(err: unknown): string {
+  const text = err instanceof Error ? `${err.message}` : String(err);
+  const line = text.split('\n')[0] ?? '';
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+}
