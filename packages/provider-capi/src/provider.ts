@@ -1,0 +1,135 @@
+/**
+ * The Cluster API provider: every CAPI `Cluster` on the management (host) cluster whose control plane is initialized
+ * becomes a member named `<namespace>/<name>`, reached through the kubeconfig CAPI writes into the
+ * `<name>-kubeconfig` Secret (key `value`). A rotated kubeconfig re-engages the cluster; a deleted or deleting
+ * Cluster, or one whose Secret disappears, is disengaged. Kubeconfigs are untrusted input (core's policy rules).
+ */
+import {
+  ClusterEngager, ProviderAlreadyStartedError, absentCluster, desiredFromKubeconfig, refusedCluster, silentLogger,
+  whenAborted,
+} from '@multicluster-runtime/core';
+import type {
+  Aware, Cluster, ClusterConnectionOptions, ClusterName, ClusterStatus, DesiredCluster, IndexerFunc, KubeObject,
+  KubeconfigPolicy, Logger, ObjectKind, ProviderRunnable,
+} from '@multicluster-runtime/core';
+import { CapiProviderConfigError } from './errors.js';
+import { controlPlaneInitialized, type CapiApiVersion, type ReadinessCheck } from './readiness.js';
+
+export interface CapiProviderOptions extends ClusterConnectionOptions {
+  /** The Cluster API version to watch. Default `cluster.x-k8s.io/v1beta2`. */
+  apiVersion?: CapiApiVersion;
+  /** Only Clusters in this namespace. Default: all namespaces. */
+  namespace?: string;
+  /** When a Cluster is engaged. Default: its control plane is initialized. */
+  isReady?: ReadinessCheck;
+  /** What the kubeconfigs may do beyond inline credentials. Default: nothing. */
+  policy?: KubeconfigPolicy;
+  /** The management cluster. Default: the manager's local cluster. */
+  hostCluster?: Cluster;
+}
+
+interface SecretObject extends KubeObject {
+  data?: Record<string, string>;
+}
+
+const secretKind: ObjectKind = { apiVersion: 'v1', kind: 'Secret' };
+const kubeconfigSuffix = '-kubeconfig';
+
+/** `<namespace>/<name>`: the fleet name of a CAPI cluster. */
+export function capiClusterName(namespace: string, name: string): ClusterName {
+  return `${namespace}/${name}`;
+}
+
+export class CapiProvider implements ProviderRunnable {
+  private readonly engager: ClusterEngager;
+  private readonly clusterKind: ObjectKind;
+  private readonly isReady: ReadinessCheck;
+  private readonly log: Logger;
+  private started = false;
+
+  constructor(private readonly options: CapiProviderOptions = {}) {
+    this.clusterKind = { apiVersion: options.apiVersion ?? 'cluster.x-k8s.io/v1beta2', kind: 'Cluster' };
+    this.isReady = options.isReady ?? controlPlaneInitialized;
+    this.log = (options.logger ?? silentLogger).with({ provider: 'capi' });
+    this.engager = new ClusterEngager('capi', { ...options, logger: this.log });
+  }
+
+  async start(signal: AbortSignal, aware: Aware): Promise<void> {
+    if (this.started) throw new ProviderAlreadyStartedError('CapiProvider');
+    this.started = true;
+    const host = this.options.hostCluster ?? (aware as Partial<{ getLocalCluster(): Cluster }>).getLocalCluster?.();
+    if (!host) {
+      throw new CapiProviderConfigError('CapiProvider: no management cluster: start it from a manager or pass options.hostCluster');
+    }
+    if (signal.aborted) return;
+    this.engager.begin(aware, signal);
+    const clusters = await host.cache.acquireInformer(this.clusterKind, { signal });
+    const secrets = await host.cache.acquireInformer<SecretObject>(secretKind, { signal });
+    const recompute = (namespace: string | undefined, name: string | undefined): void => {
+      if (!namespace || !name || (this.options.namespace && namespace !== this.options.namespace)) return;
+      const desired = this.desired(clusters.informer.get(namespace, name), secrets.informer.get(namespace, `${name}${kubeconfigSuffix}`));
+      this.engager.wish(capiClusterName(namespace, name), desired);
+    };
+    const fromSecret = (secret: SecretObject): void => {
+      const name = secret.metadata.name;
+      if (name?.endsWith(kubeconfigSuffix)) recompute(secret.metadata.namespace, name.slice(0, -kubeconfigSuffix.length));
+    };
+    const registrations = [
+      clusters.informer.addEventHandler({
+        onAdd: (c) => recompute(c.metadata.namespace, c.metadata.name),
+        onUpdate: (_o, c) => recompute(c.metadata.namespace, c.metadata.name),
+        onDelete: (c) => recompute(c.metadata.namespace, c.metadata.name),
+      }),
+      secrets.informer.addEventHandler({
+        onAdd: fromSecret,
+        onUpdate: (_o, s) => fromSecret(s),
+        onDelete: fromSecret,
+      }),
+    ];
+    this.log.info('watching Cluster API clusters', { apiVersion: this.clusterKind.apiVersion, namespace: this.options.namespace ?? '(all)' });
+    try {
+      await whenAborted(signal);
+    } finally {
+      for (const r of registrations) r.remove();
+      clusters.release();
+      secrets.release();
+      await this.engager.stop();
+    }
+  }
+
+  get(name: ClusterName): Promise<Cluster> {
+    return this.engager.get(name);
+  }
+
+  indexField(kind: ObjectKind, field: string, extract: IndexerFunc): Promise<void> {
+    return this.engager.indexField(kind, field, extract);
+  }
+
+  /** Engaged clusters, sorted. */
+  names(): ClusterName[] {
+    return this.engager.names();
+  }
+
+  /** What the provider made of one Cluster (`namespace/name`): engaged, or why not. */
+  status(name: ClusterName): ClusterStatus | undefined {
+    return this.engager.status(name);
+  }
+
+  private desired(cluster: KubeObject | undefined, secret: SecretObject | undefined): DesiredCluster {
+    if (!cluster || cluster.metadata.deletionTimestamp) return absentCluster;
+    let ready: boolean;
+    try {
+      ready = this.isReady(cluster);
+    } catch (err) {
+      this.log.error('readiness check threw; treating the cluster as not ready', err, { cluster: cluster.metadata.name });
+      ready = false;
+    }
+    if (!ready) return absentCluster;
+    const encoded = secret?.data?.['value'];
+    if (!secret || secret.metadata.deletionTimestamp) {
+      return refusedCluster('invalid', `Secret ${cluster.metadata.name}${kubeconfigSuffix} not found`);
+    }
+    if (!encoded) return refusedCluster('invalid', `Secret ${secret.metadata.name} has no "value" key`);
+    return desiredFromKubeconfig(Buffer.from(encoded, 'base64').toString('utf8'), this.options.policy);
+  }
+}
