@@ -77,6 +77,8 @@ describe.skipIf(!KUBECTL)(`kubectl (${KUBECTL ?? 'not installed: install kubectl
     expect(yaml).toContain('name: app');
     expect(yaml).toContain('b: "3"');
     expect(await kubectl('get', 'cm', '-l', 'tier=web', '-o', 'name')).toBe('configmap/app\n');
+    // kube's ConfigMap printer columns: NAME DATA AGE.
+    expect((await kubectl('get', 'cm', 'app')).split('\n')[1]).toMatch(/^app\s+2\s+\d+s$/);
     expect(await kubectl('delete', 'cm', 'app')).toContain('configmap "app" deleted');
     await expect(kubectl('get', 'cm', 'app')).rejects.toThrow(/NotFound|not found/);
   });

@@ -1,4 +1,5 @@
 /** The built-in resources every server serves: what a controller and its tests need, nothing more. */
+import { CONFIGMAP_COLUMNS, CRD_COLUMNS, LEASE_COLUMNS, NAMESPACE_COLUMNS, SECRET_COLUMNS, SERVICEACCOUNT_COLUMNS } from './builtin-table-columns.js';
 import type { ResourceType } from './resource-type.js';
 import { ALL_VERBS } from './resource-type.js';
 import { crdStrategy } from './strategies/crd.js';
@@ -30,9 +31,10 @@ export const BUILTIN_RESOURCES: readonly ResourceType[] = [
     subresources: ['status', 'finalize'],
     nameIsLabel: true,
     strategy: namespaceStrategy,
+    tableColumns: NAMESPACE_COLUMNS,
   },
-  { ...BASE, group: '', versions: ['v1'], resource: 'configmaps', singular: 'configmap', kind: 'ConfigMap', listKind: 'ConfigMapList', namespaced: true, shortNames: ['cm'] },
-  { ...BASE, group: '', versions: ['v1'], resource: 'secrets', singular: 'secret', kind: 'Secret', listKind: 'SecretList', namespaced: true, strategy: secretStrategy },
+  { ...BASE, group: '', versions: ['v1'], resource: 'configmaps', singular: 'configmap', kind: 'ConfigMap', listKind: 'ConfigMapList', namespaced: true, shortNames: ['cm'], tableColumns: CONFIGMAP_COLUMNS },
+  { ...BASE, group: '', versions: ['v1'], resource: 'secrets', singular: 'secret', kind: 'Secret', listKind: 'SecretList', namespaced: true, strategy: secretStrategy, tableColumns: SECRET_COLUMNS },
   { ...BASE, group: '', versions: ['v1'], resource: 'events', singular: 'event', kind: 'Event', listKind: 'EventList', namespaced: true, shortNames: ['ev'], allowCreateOnUpdate: true },
   {
     ...BASE,
@@ -45,8 +47,9 @@ export const BUILTIN_RESOURCES: readonly ResourceType[] = [
     namespaced: true,
     shortNames: ['sa'],
     returnDeletedObject: true,
+    tableColumns: SERVICEACCOUNT_COLUMNS,
   },
-  { ...BASE, group: 'coordination.k8s.io', versions: ['v1'], resource: 'leases', singular: 'lease', kind: 'Lease', listKind: 'LeaseList', namespaced: true, allowCreateOnUpdate: true },
+  { ...BASE, group: 'coordination.k8s.io', versions: ['v1'], resource: 'leases', singular: 'lease', kind: 'Lease', listKind: 'LeaseList', namespaced: true, allowCreateOnUpdate: true, tableColumns: LEASE_COLUMNS },
   { ...BASE, group: 'events.k8s.io', versions: ['v1'], resource: 'events', singular: 'event', kind: 'Event', listKind: 'EventList', namespaced: true, shortNames: ['ev'], allowCreateOnUpdate: true },
   {
     ...BASE,
@@ -63,6 +66,7 @@ export const BUILTIN_RESOURCES: readonly ResourceType[] = [
     tracksGeneration: true,
     allowUnconditionalUpdate: false,
     strategy: crdStrategy,
+    tableColumns: CRD_COLUMNS,
   },
 ];
 

@@ -40,6 +40,13 @@ export interface PrinterColumn {
   priority?: number;
 }
 
+/** A built-in type's Table column (kube's per-type printers), computed from the object. */
+export interface TableColumn {
+  name: string;
+  type: 'string' | 'integer' | 'date';
+  value(obj: Record<string, unknown>): unknown;
+}
+
 export interface ResourceType {
   readonly group: string;
   /** Served versions, preferred first. */
@@ -65,6 +72,8 @@ export interface ResourceType {
   /** Names must be DNS-1123 labels (Namespaces) instead of subdomains. */
   readonly nameIsLabel?: boolean;
   readonly strategy?: ResourceStrategy;
+  /** Table columns after Name for built-ins (default: Age). */
+  readonly tableColumns?: readonly TableColumn[];
   /** Per version, a CRD's additionalPrinterColumns for Table output (CRs only). */
   readonly printerColumns?: Readonly<Record<string, readonly PrinterColumn[] | undefined>>;
   /** Per version, the structural schema used to prune unknown fields and apply defaults (CRs only). */

@@ -68,13 +68,32 @@ const AGE_COLUMN: PrinterColumn = {
   description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
 };
 
-function table(tableVersion: string, type: ResourceType, version: string, items: Obj[], listMeta: Record<string, unknown>): unknown {
+/** A column as the table renderer sees it: built-in columns compute, CRD columns evaluate a JSONPath. */
+interface Column {
+  name: string;
+  type: string;
+  format?: string;
+  description?: string;
+  priority?: number;
+  value(obj: Obj): unknown;
+}
+
+function fromPrinterColumn(c: PrinterColumn): Column {
+  const steps = parseJsonPath(c.jsonPath);
+  return { ...c, value: (obj) => (steps ? evaluateJsonPath(obj, steps) : undefined) };
+}
+
+function columnsOf(type: ResourceType, version: string): Column[] {
+  if (type.tableColumns) return [...type.tableColumns];
   const custom = type.printerColumns?.[version];
-  const columns: PrinterColumn[] = custom && custom.length > 0 ? [...custom] : [AGE_COLUMN];
+  return (custom && custom.length > 0 ? custom : [AGE_COLUMN]).map(fromPrinterColumn);
+}
+
+function table(tableVersion: string, type: ResourceType, version: string, items: Obj[], listMeta: Record<string, unknown>): unknown {
+  const columns = columnsOf(type, version);
   const now = Date.now();
-  const cell = (obj: Obj, c: PrinterColumn): unknown => {
-    const steps = parseJsonPath(c.jsonPath);
-    const value = steps ? evaluateJsonPath(obj, steps) : undefined;
+  const cell = (obj: Obj, c: Column): unknown => {
+    const value = c.value(obj);
     if (value === undefined || value === null) return null;
     if (c.type === 'date' && typeof value === 'string') return humanDuration(now - Date.parse(value));
     return typeof value === 'object' ? JSON.stringify(value) : value;
