@@ -150,7 +150,7 @@ export { SingleClusterProvider } from './providers/single.js';
 export { NopProvider } from './providers/nop.js';
 export {
   CacheSyncTimeoutError, ClusterAddAbortedError, ClusterAlreadyExistsError, ClusterEngageFailedError, ClusterIndexFailedError,
-  ClusterLifecycleError, ClusterStartFailedError, IndexFieldError, ProviderAlreadyStartedError,
+  ClusterLifecycleError, ClusterStartFailedError, IndexFieldError, ProviderAlreadyStartedError, ProviderConfigError,
 } from './providers/errors.js';
 
 export type { Lease, LeaseElectorOptions, LeaseSpec, Leadership } from './leaderelection/lease-elector.js';
@@ -175,4 +175,5 @@ export { ClusterEngager } from './providers/engager/cluster-engager.js';
 export type { ClusterState, ClusterStatus, StatusListener } from './providers/engager/cluster-status.js';
 export type { DesiredCluster } from './providers/engager/desired-cluster.js';
 export { absentCluster, desiredFromKubeconfig, refusedCluster } from './providers/engager/desired-cluster.js';
-export { ProbeTimeoutError, probeCluster } from './providers/engager/probe.js';
+export { ProbeTimeoutError, classifyFailure, describeError, probeCluster } from './providers/engager/probe.js';
+export type { FailureVerdict } from './providers/engager/probe.js';

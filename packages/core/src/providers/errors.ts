@@ -83,3 +83,12 @@ export class ProviderAlreadyStartedError extends Error {
     super(`${provider} was already started; the manager starts a provider once (do not call start yourself)`);
   }
 }
+
+/** A provider's options are unusable (a missing namespace, an empty path list, no host cluster, …). Not retryable. */
+export class ProviderConfigError extends Error {
+  override readonly name = 'ProviderConfigError';
+  readonly retryable = false;
+  constructor(readonly provider: string, problem: string) {
+    super(`${provider}: ${problem}`);
+  }
+}

@@ -17,6 +17,7 @@ import type { ObjectKind } from '../../object/types.js';
 import { ClusterSet } from '../clusters/cluster-set.js';
 import type { ClusterState, ClusterStatus, StatusListener } from './cluster-status.js';
 import type { DesiredCluster } from './desired-cluster.js';
+import { ProviderConfigError } from '../errors.js';
 import { classifyFailure, probeCluster } from './probe.js';
 
 type KubeConfig = Cluster['config'];
@@ -73,7 +74,7 @@ interface Slot {
   status?: ClusterStatus;
 }
 
-/** Shared by both providers; the providers own their sources and feed wishes in with `set`. */
+/** Shared by providers: each owns its sources and feeds what it reads in with `wish`. */
 export class ClusterEngager {
   private readonly set: ClusterSet;
   private readonly slots = new Map<ClusterName, Slot>();
@@ -85,7 +86,15 @@ export class ClusterEngager {
   private run: { aware: Aware; signal: AbortSignal } | undefined;
   private stopped = false;
 
-  constructor(private readonly owner: string, private readonly options: ClusterConnectionOptions = {}) {
+  constructor(owner: string, private readonly options: ClusterConnectionOptions = {}) {
+    for (const [field, value] of [
+      ['probeTimeoutMs', options.probeTimeoutMs], ['waitCacheTimeoutMs', options.waitCacheTimeoutMs],
+      ['retry.initialMs', options.retry?.initialMs], ['retry.maxMs', options.retry?.maxMs],
+    ] as const) {
+      if (value !== undefined && !(Number.isFinite(value) && value > 0)) {
+        throw new ProviderConfigError(owner, `options.${field} must be a positive number of milliseconds, got ${String(value)}`);
+      }
+    }
     this.log = (options.logger ?? silentLogger).with({ provider: owner });
     this.set = new ClusterSet({
       waitCacheTimeoutMs: options.waitCacheTimeoutMs ?? 30_000,

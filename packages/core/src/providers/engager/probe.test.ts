@@ -3,7 +3,7 @@ import {
 } from '../../index.js';
 import { startApiServer } from '@multicluster-runtime/envtest';
 import { expect, test } from 'vitest';
-import { ProbeTimeoutError, classifyFailure, describe as describeError, probeCluster } from './probe.js';
+import { ProbeTimeoutError, classifyFailure, describeError, probeCluster } from './probe.js';
 
 const status = (code: number, reason: string) => ({
   kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure' as const, message: reason, reason, code,

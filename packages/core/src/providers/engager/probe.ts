@@ -44,7 +44,7 @@ export interface FailureVerdict {
 /** Classifies why connecting to or engaging a cluster failed. Matches errors by shape, so duplicated modules work. */
 export function classifyFailure(err: unknown): FailureVerdict {
   const e = (typeof err === 'object' && err !== null ? err : {}) as { name?: unknown; code?: unknown; retryable?: unknown };
-  const reason = describe(err);
+  const reason = describeError(err);
   if (e.name === 'ApiError' && (e.code === 401 || e.code === 403)) {
     return { state: 'unauthorized', reason: `the API server refused the credentials: ${reason}`, retry: true };
   }
@@ -56,7 +56,7 @@ export function classifyFailure(err: unknown): FailureVerdict {
 }
 
 /** A one-line description of an error. Client errors name method, path and status, never headers or bodies. */
-export function describe(err: unknown): string {
+export function describeError(err: unknown): string {
   const text = err instanceof Error ? `${err.message}` : String(err);
   const line = text.split('\n')[0] ?? '';
   return line.length > 300 ? `${line.slice(0, 300)}…` : line;
