@@ -6,8 +6,8 @@ import { ClusterNotFoundError } from '@multicluster-runtime/core';
 import type { KubeCluster } from '@multicluster-runtime/core';
 import { startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import type { ClusterStatus } from './cluster-status.js';
-import { ProviderConfigError } from './errors.js';
+import type { ClusterStatus } from '@multicluster-runtime/core';
+import { ProviderConfigError } from '@multicluster-runtime/core';
 import { KubeconfigFileProvider, type KubeconfigFileProviderOptions } from './file-provider.js';
 import {
   RecordingAware, capturingLogger, credentialsOf, hostileCases, kubeconfigDoc, markerPlugin, toText,

@@ -9,17 +9,12 @@
 import { watch, type FSWatcher } from 'chokidar';
 import { readFile, stat } from 'node:fs/promises';
 import {
-  ProviderAlreadyStartedError, listKubeconfigContexts, silentLogger, whenAborted,
+  ClusterEngager, ProviderAlreadyStartedError, ProviderConfigError, absentCluster, describeError, desiredFromKubeconfig, listKubeconfigContexts, refusedCluster, silentLogger, whenAborted,
 } from '@multicluster-runtime/core';
 import type {
-  Aware, Cluster, ClusterName, IndexerFunc, KubeconfigPolicy, Logger, ObjectKind, ProviderRunnable,
+  Aware, Cluster, ClusterConnectionOptions, ClusterName, ClusterStatus, IndexerFunc, KubeconfigPolicy, Logger, ObjectKind, ProviderRunnable,
 } from '@multicluster-runtime/core';
-import { ClusterEngager, type ClusterConnectionOptions } from './cluster-engager.js';
-import type { ClusterStatus } from './cluster-status.js';
-import { absent, desiredFromKubeconfig, refused } from './desired-cluster.js';
-import { ProviderConfigError } from './errors.js';
 import { pathSpec, type PathSpec } from './path-spec.js';
-import { describeError } from './probe.js';
 
 export interface KubeconfigFileProviderOptions extends ClusterConnectionOptions {
   /** Kubeconfig files, folders (their non-hidden files) and globs (`/etc/fleet/*.kubeconfig`). Relative to the cwd. */
@@ -248,7 +243,7 @@ export class KubeconfigFileProvider implements ProviderRunnable {
       if (present.has(path) || (!complete && !listed.has(path))) continue;
       this.files.delete(path);
       changed = true;
-      for (const context of file.contexts) this.engager.wish(this.clusterName(path, context), absent);
+      for (const context of file.contexts) this.engager.wish(this.clusterName(path, context), absentCluster);
       this.log.info('kubeconfig file is gone; its clusters are disengaged', { file: path });
     }
     return changed;
@@ -283,14 +278,14 @@ export class KubeconfigFileProvider implements ProviderRunnable {
         file: path, reason: file.problem, clusters: file.contexts.size,
       });
       for (const context of file.contexts) {
-        this.engager.wish(this.clusterName(path, context), refused('invalid', `the file is unusable: ${file.problem}`, true));
+        this.engager.wish(this.clusterName(path, context), refusedCluster('invalid', `the file is unusable: ${file.problem}`, true));
       }
       return;
     }
     delete file.problem;
     const next = new Set(contexts);
     for (const context of file.contexts) {
-      if (!next.has(context)) this.engager.wish(this.clusterName(path, context), absent);
+      if (!next.has(context)) this.engager.wish(this.clusterName(path, context), absentCluster);
     }
     for (const context of next) {
       const desired = desiredFromKubeconfig(content.text, this.options.policy, { context, keepEngagedOnInvalid: true });

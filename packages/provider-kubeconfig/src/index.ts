@@ -9,7 +9,4 @@ export {
 } from './secret-provider.js';
 export type { KubeconfigFileProviderOptions, KubeconfigFileStatus } from './file-provider.js';
 export { KubeconfigFileProvider } from './file-provider.js';
-export type { ClusterConnectionOptions, ClusterFactory, RetryOptions } from './cluster-engager.js';
-export type { ClusterState, ClusterStatus, StatusListener } from './cluster-status.js';
-export { ProbeTimeoutError } from './probe.js';
-export { KubeconfigProviderError, ProviderConfigError } from './errors.js';
+// Connection options, statuses and ProviderConfigError come from core's ClusterEngager, shared by every provider.

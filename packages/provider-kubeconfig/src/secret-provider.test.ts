@@ -5,7 +5,7 @@ import { ClusterNotFoundError, ProviderAlreadyStartedError, newCluster, whenAbor
 import type { KubeCluster, KubeObject } from '@multicluster-runtime/core';
 import { startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { ProviderConfigError } from './errors.js';
+import { ProviderConfigError } from '@multicluster-runtime/core';
 import {
   RecordingAware, capturingLogger, credentialsOf, hostileCases, kubeconfigDoc, markerPlugin, runningCluster, toText,
 } from './fleet.test-util.js';

@@ -8,15 +8,11 @@
  * its own, so one bad or slow kubeconfig never holds up the rest.
  */
 import {
-  ProviderAlreadyStartedError, parseLabelSelector, silentLogger, whenAborted,
+  ClusterEngager, ProviderAlreadyStartedError, ProviderConfigError, absentCluster, describeError, desiredFromKubeconfig, parseLabelSelector, refusedCluster, silentLogger, whenAborted,
 } from '@multicluster-runtime/core';
 import type {
-  Aware, Cluster, ClusterName, IndexerFunc, KubeconfigPolicy, LabelSelector, Logger, ObjectKind, ProviderRunnable,
+  Aware, Cluster, ClusterConnectionOptions, ClusterName, ClusterStatus, DesiredCluster, IndexerFunc, KubeconfigPolicy, LabelSelector, Logger, ObjectKind, ProviderRunnable,
 } from '@multicluster-runtime/core';
-import { ClusterEngager, type ClusterConnectionOptions } from './cluster-engager.js';
-import type { ClusterStatus } from './cluster-status.js';
-import { absent, desiredFromKubeconfig, refused, type DesiredCluster } from './desired-cluster.js';
-import { ProviderConfigError } from './errors.js';
 import { openSecretSource, type SecretObject, type SecretSource, type SecretWatchMode } from './secret-source.js';
 
 /** The label upstream multicluster-runtime puts on kubeconfig Secrets (value `"true"`). */
@@ -108,7 +104,7 @@ export class KubeconfigSecretProvider implements ProviderRunnable {
       onAdd: (secret) => this.observe(secret),
       onUpdate: (_old, secret) => this.observe(secret),
       onDelete: (secret) => {
-        if (secret.metadata.namespace === this.namespace && secret.metadata.name) this.engager.wish(secret.metadata.name, absent);
+        if (secret.metadata.namespace === this.namespace && secret.metadata.name) this.engager.wish(secret.metadata.name, absentCluster);
       },
     });
     this.log.info('watching kubeconfig Secrets', { selector: this.selector.toString(), key: this.key, watch: this.watch });
@@ -152,11 +148,11 @@ export class KubeconfigSecretProvider implements ProviderRunnable {
   }
 
   private desiredFor(secret: SecretObject): DesiredCluster {
-    if (secret.metadata.deletionTimestamp) return absent;
-    if (!this.selector.matches(secret.metadata.labels)) return absent;
+    if (secret.metadata.deletionTimestamp) return absentCluster;
+    if (!this.selector.matches(secret.metadata.labels)) return absentCluster;
     const encoded = secret.data?.[this.key];
     if (typeof encoded !== 'string' || encoded === '') {
-      return refused('invalid', `the Secret has no ${JSON.stringify(this.key)} key (or it is empty)`);
+      return refusedCluster('invalid', `the Secret has no ${JSON.stringify(this.key)} key (or it is empty)`);
     }
     return desiredFromKubeconfig(Buffer.from(encoded, 'base64').toString('utf8'), this.options.policy);
   }
