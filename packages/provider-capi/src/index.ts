@@ -3,4 +3,3 @@ export type { CapiProviderOptions } from './provider.js';
 export { CapiProvider, capiClusterName } from './provider.js';
 export type { CapiApiVersion, ReadinessCheck } from './readiness.js';
 export { controlPlaneInitialized } from './readiness.js';
-export { CapiProviderConfigError } from './errors.js';

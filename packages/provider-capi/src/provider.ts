@@ -5,14 +5,13 @@
  * Cluster, or one whose Secret disappears, is disengaged. Kubeconfigs are untrusted input (core's policy rules).
  */
 import {
-  ClusterEngager, ProviderAlreadyStartedError, absentCluster, desiredFromKubeconfig, refusedCluster, silentLogger,
+  ClusterEngager, ProviderAlreadyStartedError, ProviderConfigError, absentCluster, desiredFromKubeconfig, refusedCluster, silentLogger,
   whenAborted,
 } from '@multicluster-runtime/core';
 import type {
   Aware, Cluster, ClusterConnectionOptions, ClusterName, ClusterStatus, DesiredCluster, IndexerFunc, KubeObject,
   KubeconfigPolicy, Logger, ObjectKind, ProviderRunnable,
 } from '@multicluster-runtime/core';
-import { CapiProviderConfigError } from './errors.js';
 import { controlPlaneInitialized, type CapiApiVersion, type ReadinessCheck } from './readiness.js';
 
 export interface CapiProviderOptions extends ClusterConnectionOptions {
@@ -59,7 +58,7 @@ export class CapiProvider implements ProviderRunnable {
     this.started = true;
     const host = this.options.hostCluster ?? (aware as Partial<{ getLocalCluster(): Cluster }>).getLocalCluster?.();
     if (!host) {
-      throw new CapiProviderConfigError('CapiProvider: no management cluster: start it from a manager or pass options.hostCluster');
+      throw new ProviderConfigError('CapiProvider', 'no management cluster: start it from a manager or pass options.hostCluster');
     }
     if (signal.aborted) return;
     this.engager.begin(aware, signal);
