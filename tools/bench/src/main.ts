@@ -23,6 +23,9 @@ const scenarios: Record<ScenarioName, (ctx: ScenarioContext) => Promise<Scenario
   memory: memoryScenario,
 };
 
+/** --quick must finish in two minutes; a warm Go build takes seconds, a cold one minutes. */
+const quickGoBuildMs = 40_000;
+
 export interface BenchReport {
   meta: Record<string, unknown>;
   scenarios: ScenarioResult[];
@@ -45,7 +48,7 @@ export async function runBench(args: BenchArgs, out: (s: string) => void, progre
   };
   if (args.impls.includes('go-mcr')) {
     progress('building tools/go-baseline …');
-    const go = await buildGoBaseline();
+    const go = await buildGoBaseline(args.quick ? quickGoBuildMs : undefined);
     if ('impl' in go) {
       impls.push(go.impl);
       meta['go'] = go.goVersion;

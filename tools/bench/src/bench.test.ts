@@ -1,0 +1,58 @@
+/**
+ * Smoke test of `npm run bench -- --quick` on its smallest scenario: the built CLI runs real runner processes against
+ * a real fleet server and must produce well-formed JSON with a figure for each implementation. Not a performance
+ * test: no thresholds on the figures beyond their being measured.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+let dir: string;
+
+beforeAll(async () => {
+  // The CLI and its runners run as built JavaScript (child processes cannot load TypeScript on Node 20).
+  await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', join(root, 'tools/bench/tsconfig.json')], { cwd: root });
+  dir = await mkdtemp(join(tmpdir(), 'bench-test-'));
+}, 240_000);
+
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+test('--quick latency writes a JSON report with a latency figure per implementation', async () => {
+  const json = join(dir, 'report.json');
+  const { stdout } = await run(process.execPath, [
+    join(root, 'tools/bench/dist/main.js'), '--quick', '--scenarios', 'latency', '--impls', 'mcr,client-node', '--json', json,
+  ], { cwd: root, timeout: 110_000 });
+  expect(stdout).toContain('Event -> reconcile latency at 500 updates/s target');
+  const report = JSON.parse(await readFile(json, 'utf8')) as {
+    meta: { quick: boolean; impls: string[] };
+    failures: unknown[];
+    scenarios: { name: string; errors: unknown[]; results: Record<string, any>[] }[];
+  };
+  expect(report.meta).toMatchObject({ quick: true, impls: ['mcr', 'client-node'] });
+  expect(report.failures).toEqual([]);
+  expect(report.scenarios.map((s) => s.name)).toEqual(['latency']);
+  const [latency] = report.scenarios;
+  expect(latency!.errors).toEqual([]);
+  expect(latency!.results.map((r) => r['impl'])).toEqual(['mcr', 'client-node']);
+  for (const r of latency!.results) {
+    expect(r['achievedRate'].median).toBeGreaterThan(0);
+    expect(r['latencyMs'].n).toBeGreaterThan(0);
+    expect(r['latencyMs'].p50).toBeGreaterThan(0);
+    expect(r['latencyMs'].p99).toBeGreaterThanOrEqual(r['latencyMs'].p50);
+    expect(r['reconcilesPerUpdate']).toBeGreaterThan(0);
+  }
+}, 120_000);
+
+test('bad options exit 2 with the usage', async () => {
+  const err = await run(process.execPath, [join(root, 'tools/bench/dist/main.js'), '--scenarios', 'nope'], { cwd: root }).catch((e: unknown) => e);
+  expect(err).toMatchObject({ code: 2 });
+  expect((err as { stderr: string }).stderr).toMatch(/--scenarios takes a comma-separated subset[\s\S]*Usage: npm run bench/);
+});
