@@ -1,0 +1,13 @@
+import { defineProject } from 'vitest/config';
+import { projectDefaults } from '../../vitest.shared.js';
+
+/**
+ * The fast tests: the tarball checker against deliberately broken packages. The slow pack-and-install run
+ * (src/pack.test.ts: builds, packs, installs from the npm cache/registry) has its own config, vitest.pack.config.ts,
+ * run by check.sh, so `npm test` stays offline and quick.
+ */
+const defaults = projectDefaults('pack-test');
+export default defineProject({
+  ...defaults,
+  test: { ...defaults.test, exclude: ['src/pack.test.ts'] },
+});

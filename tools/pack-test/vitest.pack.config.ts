@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+import { projectDefaults } from '../../vitest.shared.js';
+
+/** The pack-and-install test alone (see check.sh). Installs and child processes are slow; one file, one worker. */
+const defaults = projectDefaults('pack-test:pack');
+export default defineConfig({
+  ...defaults,
+  test: {
+    ...defaults.test,
+    root: import.meta.dirname,
+    include: ['src/pack.test.ts'],
+    testTimeout: 180_000,
+    hookTimeout: 300_000,
+    maxWorkers: 1,
+  },
+});
