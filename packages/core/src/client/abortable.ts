@@ -38,20 +38,29 @@ export interface LinkedSignal {
 export function linkedSignal(parent: AbortSignal | undefined, timeoutMs: number | undefined): LinkedSignal {
   const controller = new AbortController();
   let timedOut = false;
-  const onAbort = () => controller.abort(parent?.reason);
   let timer: ReturnType<typeof setTimeout> | undefined;
-  if (timeoutMs !== undefined) {
-    timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort(new Error(`timed out after ${timeoutMs} ms`));
-    }, timeoutMs);
-  }
-  if (parent?.aborted) controller.abort(parent.reason);
-  else parent?.addEventListener('abort', onAbort, { once: true });
   const clearTimer = () => {
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
   };
+  // Once the caller gives up, the timer has nothing left to cut short: a pending one would only keep the process
+  // (and a test's worker) alive until it fires.
+  const onAbort = () => {
+    clearTimer();
+    controller.abort(parent?.reason);
+  };
+  if (parent?.aborted) {
+    controller.abort(parent.reason);
+  } else {
+    parent?.addEventListener('abort', onAbort, { once: true });
+    if (timeoutMs !== undefined) {
+      timer = setTimeout(() => {
+        timer = undefined;
+        timedOut = true;
+        controller.abort(new Error(`timed out after ${timeoutMs} ms`));
+      }, timeoutMs);
+    }
+  }
   return {
     signal: controller.signal,
     get timedOut() {
