@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
-import { ClusterNotFoundError } from '@multicluster-runtime/core';
+import { ClusterNotFoundError, ProviderAlreadyStartedError } from '@multicluster-runtime/core';
 import type { Aware, Cluster, ClusterName } from '@multicluster-runtime/core';
 import { startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
 import { KindProvider, type KindProviderOptions } from './index.js';
@@ -78,6 +78,12 @@ describe('KindProvider with the kind CLI', () => {
     const namespaces = await beta.client.list(nsKind);
     expect(namespaces.items.map((n) => n.metadata.name)).toContain('default');
     expect(provider.status().clusters['alpha']?.state).toBe('engaged');
+  });
+
+  test('a second start is refused with ProviderAlreadyStartedError and leaves the first running', async () => {
+    const { provider, aware } = run(writeState('twice', { clusters: { alpha: servers[0]!.kubeconfig() } }));
+    await expect(provider.start(new AbortController().signal, new RecordingAware())).rejects.toBeInstanceOf(ProviderAlreadyStartedError);
+    await vi.waitFor(() => expect(aware.names()).toEqual(['alpha']), { timeout: 10_000 });
   });
 
   test('filters by name prefix', async () => {

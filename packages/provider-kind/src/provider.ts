@@ -6,7 +6,8 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import {
-  ClusterSet, connectionFingerprint, loadUntrustedKubeconfig, newCluster, silentLogger, sleep,
+  ClusterSet, ProviderAlreadyStartedError, connectionFingerprint, loadUntrustedKubeconfig, newCluster, silentLogger,
+  sleep,
 } from '@multicluster-runtime/core';
 import type {
   Aware, Cluster, ClusterName, IndexerFunc, KubeconfigPolicy, Logger, ObjectKind, ProviderRunnable,
@@ -84,7 +85,7 @@ export class KindProvider implements ProviderRunnable {
   }
 
   async start(signal: AbortSignal, aware: Aware): Promise<void> {
-    if (this.started) throw new Error('KindProvider.start called twice; the manager starts providers once');
+    if (this.started) throw new ProviderAlreadyStartedError('KindProvider');
     this.started = true;
     try {
       while (!signal.aborted) {
