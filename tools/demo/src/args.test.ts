@@ -8,6 +8,8 @@ describe('demo flags', () => {
   test('real-cluster sources', () => {
     expect(parseDemoArgs(['--kubeconfig-dir', '/fleet'])?.source).toEqual({ kind: 'kubeconfig-dir', dir: '/fleet' });
     expect(parseDemoArgs(['--kind', 'dev-'])?.source).toEqual({ kind: 'kind', prefix: 'dev-' });
+    expect(parseDemoArgs(['--capi'])?.source).toEqual({ kind: 'capi' });
+    expect(parseDemoArgs(['--capi', 'fleet'])?.source).toEqual({ kind: 'capi', namespace: 'fleet' });
   });
   test('--help asks for the usage text', () => {
     expect(parseDemoArgs(['--help'])).toBeUndefined();
@@ -17,6 +19,7 @@ describe('demo flags', () => {
     [['--clusters', '5', '--max-clusters', '2'], /--max-clusters must be at least --clusters/],
     [['--bogus'], /Unknown option/],
     [['--kind', '--kubeconfig-dir', 'x'], /choose one/],
+    [['--kind', '--capi'], /choose one/],
     [['stray'], /unexpected argument "stray"/],
   ])('rejects %j', (argv, message) => {
     expect(() => parseDemoArgs(argv)).toThrow(UsageError);

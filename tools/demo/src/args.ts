@@ -13,7 +13,11 @@ export interface DemoArgs {
   /** Force plain log lines even on a terminal. */
   plain: boolean;
   /** Real clusters instead of the embedded fleet. */
-  source: { kind: 'embedded' } | { kind: 'kubeconfig-dir'; dir: string } | { kind: 'kind'; prefix?: string };
+  source:
+    | { kind: 'embedded' }
+    | { kind: 'kubeconfig-dir'; dir: string }
+    | { kind: 'kind'; prefix?: string }
+    | { kind: 'capi'; namespace?: string };
 }
 
 export const usage = `Usage: npm start -- [options]
@@ -31,6 +35,8 @@ kubeconfig files. Options:
 Real clusters (the host is your current kubeconfig context):
   --kubeconfig-dir DIR    every context of every kubeconfig file in DIR is a member
   --kind [PREFIX]         every kind cluster (optionally only names starting with PREFIX) is a member
+  --capi [NAMESPACE]      the host is a Cluster API management cluster: every Cluster (optionally only in
+                          NAMESPACE) whose control plane is initialized is a member
   -h, --help              show this text
 `;
 
@@ -61,6 +67,7 @@ export function parseDemoArgs(argv: string[]): DemoArgs | undefined {
         plain: { type: 'boolean', default: false },
         'kubeconfig-dir': { type: 'string' },
         kind: { type: 'boolean', default: false },
+        capi: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -74,9 +81,13 @@ export function parseDemoArgs(argv: string[]): DemoArgs | undefined {
   if (maxClusters < clusters) throw new UsageError('--max-clusters must be at least --clusters');
   const durationSec = v.duration === undefined ? undefined : positiveInt('duration', v.duration, 0);
   let source: DemoArgs['source'] = { kind: 'embedded' };
-  if (v['kubeconfig-dir'] && v.kind) throw new UsageError('choose one of --kubeconfig-dir and --kind');
+  if ([v['kubeconfig-dir'] !== undefined, v.kind, v.capi].filter(Boolean).length > 1) {
+    throw new UsageError('choose one of --kubeconfig-dir, --kind and --capi');
+  }
+  const positional = parsed.positionals[0];
   if (v['kubeconfig-dir']) source = { kind: 'kubeconfig-dir', dir: v['kubeconfig-dir'] };
-  if (v.kind) source = parsed.positionals[0] ? { kind: 'kind', prefix: parsed.positionals[0] } : { kind: 'kind' };
+  if (v.kind) source = positional ? { kind: 'kind', prefix: positional } : { kind: 'kind' };
+  else if (v.capi) source = positional ? { kind: 'capi', namespace: positional } : { kind: 'capi' };
   else if (parsed.positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[0])}`);
   return {
     ...(durationSec !== undefined ? { durationSec } : {}),

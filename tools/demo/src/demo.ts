@@ -4,6 +4,7 @@
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import { createLogger, newManager, PrometheusMetrics, type Provider } from '@multicluster-runtime/core';
+import { CapiProvider } from '@multicluster-runtime/provider-capi';
 import { KindProvider } from '@multicluster-runtime/provider-kind';
 import { KubeconfigFileProvider } from '@multicluster-runtime/provider-kubeconfig';
 import type { DemoArgs } from './args.js';
@@ -36,9 +37,10 @@ export async function runDemo(args: DemoArgs, stop: AbortSignal, out: NodeJS.Wri
   } else {
     host = new KubeConfig();
     host.loadFromDefault();
-    provider = args.source.kind === 'kind'
-      ? new KindProvider(args.source.prefix ? { namePrefix: args.source.prefix } : {})
-      : new KubeconfigFileProvider({ paths: [args.source.dir] });
+    const source = args.source;
+    provider = source.kind === 'kind' ? new KindProvider(source.prefix ? { namePrefix: source.prefix } : {})
+      : source.kind === 'capi' ? new CapiProvider(source.namespace ? { namespace: source.namespace } : {})
+      : new KubeconfigFileProvider({ paths: [source.dir] });
   }
 
   const metrics = new PrometheusMetrics();
