@@ -172,6 +172,7 @@ export {
 
 export type { ClusterConnectionOptions, ClusterFactory, RetryOptions } from './providers/engager/cluster-engager.js';
 export { ClusterEngager } from './providers/engager/cluster-engager.js';
+export { EngagerProvider, localClusterOf } from './providers/engager/engager-provider.js';
 export type { ClusterState, ClusterStatus, StatusListener } from './providers/engager/cluster-status.js';
 export type { DesiredCluster } from './providers/engager/desired-cluster.js';
 export { absentCluster, desiredFromKubeconfig, refusedCluster } from './providers/engager/desired-cluster.js';
