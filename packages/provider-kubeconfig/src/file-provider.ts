@@ -9,10 +9,11 @@
 import { watch, type FSWatcher } from 'chokidar';
 import { readFile, stat } from 'node:fs/promises';
 import {
-  ClusterEngager, ProviderAlreadyStartedError, ProviderConfigError, absentCluster, describeError, desiredFromKubeconfig, listKubeconfigContexts, refusedCluster, silentLogger, whenAborted,
+  ClusterEngager, EngagerProvider, ProviderConfigError, absentCluster, describeError, desiredFromKubeconfig,
+  listKubeconfigContexts, refusedCluster, silentLogger, whenAborted,
 } from '@multicluster-runtime/core';
 import type {
-  Aware, Cluster, ClusterConnectionOptions, ClusterName, ClusterStatus, IndexerFunc, KubeconfigPolicy, Logger, ObjectKind, ProviderRunnable,
+  Aware, ClusterConnectionOptions, ClusterName, KubeconfigPolicy, Logger,
 } from '@multicluster-runtime/core';
 import { pathSpec, type PathSpec } from './path-spec.js';
 
@@ -52,14 +53,12 @@ interface TrackedFile {
 
 const defaultMaxBytes = 1024 * 1024;
 
-export class KubeconfigFileProvider implements ProviderRunnable {
+export class KubeconfigFileProvider extends EngagerProvider {
   readonly separator: string;
-  private readonly engager: ClusterEngager;
   private readonly log: Logger;
   private readonly debounceMs: number;
   private readonly rescanIntervalMs: number;
   private readonly files = new Map<string, TrackedFile>();
-  private started = false;
   private debounce: { timer: ReturnType<typeof setTimeout>; firstAt: number } | undefined;
   private scanning: Promise<void> | undefined;
   private scanAgain = false;
@@ -67,7 +66,8 @@ export class KubeconfigFileProvider implements ProviderRunnable {
   private stopping = false;
 
   constructor(private readonly options: KubeconfigFileProviderOptions) {
-    const name = 'KubeconfigFileProvider';
+    super('KubeconfigFileProvider', new ClusterEngager('kubeconfig-files', options));
+    const name = this.providerName;
     if (!Array.isArray(options?.paths) || options.paths.length === 0) {
       throw new ProviderConfigError(name, 'options.paths must list at least one kubeconfig file, folder or glob');
     }
@@ -87,17 +87,14 @@ export class KubeconfigFileProvider implements ProviderRunnable {
     this.separator = options.separator ?? '+';
     if (this.separator === '') throw new ProviderConfigError(name, 'options.separator must not be empty');
     this.log = (options.logger ?? silentLogger).with({ provider: 'kubeconfig-files' });
-    this.engager = new ClusterEngager('kubeconfig-files', options);
   }
 
   /** Watches the paths and engages their clusters through `aware` until `signal` aborts. */
-  async start(signal: AbortSignal, aware: Aware): Promise<void> {
-    if (this.started) throw new ProviderAlreadyStartedError('KubeconfigFileProvider');
-    this.started = true;
+  protected async discover(signal: AbortSignal, aware: Aware): Promise<void> {
     try {
       this.specs = await Promise.all(this.options.paths.map((p) => pathSpec(p)));
     } catch (err) {
-      throw new ProviderConfigError('KubeconfigFileProvider', `bad path pattern: ${describeError(err)}`);
+      throw new ProviderConfigError(this.providerName, `bad path pattern: ${describeError(err)}`);
     }
     if (signal.aborted) return;
     this.engager.begin(aware, signal);
@@ -117,31 +114,7 @@ export class KubeconfigFileProvider implements ProviderRunnable {
       this.debounce = undefined;
       await Promise.all(watchers.map((w) => w.close()));
       await this.scanning;
-      await this.engager.stop();
     }
-  }
-
-  /** The engaged cluster `<path>+<context>`; ClusterNotFoundError otherwise. */
-  get(name: ClusterName): Promise<Cluster> {
-    return this.engager.get(name);
-  }
-
-  indexField(kind: ObjectKind, field: string, extract: IndexerFunc): Promise<void> {
-    return this.engager.indexField(kind, field, extract);
-  }
-
-  /** Engaged clusters, sorted. */
-  names(): ClusterName[] {
-    return this.engager.names();
-  }
-
-  /** What the provider made of the cluster `<path>+<context>`: engaged, or why not. */
-  status(name: ClusterName): ClusterStatus | undefined {
-    return this.engager.status(name);
-  }
-
-  statuses(): Map<ClusterName, ClusterStatus> {
-    return this.engager.statuses();
   }
 
   /** What the provider made of a file (absolute path); undefined if it is not one of the watched files. */

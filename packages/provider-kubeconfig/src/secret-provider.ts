@@ -8,10 +8,11 @@
  * its own, so one bad or slow kubeconfig never holds up the rest.
  */
 import {
-  ClusterEngager, ProviderAlreadyStartedError, ProviderConfigError, absentCluster, describeError, desiredFromKubeconfig, parseLabelSelector, refusedCluster, silentLogger, whenAborted,
+  ClusterEngager, EngagerProvider, ProviderConfigError, absentCluster, desiredFromKubeconfig, localClusterOf,
+  parseLabelSelector, refusedCluster, silentLogger, whenAborted,
 } from '@multicluster-runtime/core';
 import type {
-  Aware, Cluster, ClusterConnectionOptions, ClusterName, ClusterStatus, DesiredCluster, IndexerFunc, KubeconfigPolicy, LabelSelector, Logger, ObjectKind, ProviderRunnable,
+  Aware, Cluster, ClusterConnectionOptions, DesiredCluster, KubeconfigPolicy, LabelSelector, Logger,
 } from '@multicluster-runtime/core';
 import { openSecretSource, type SecretObject, type SecretSource, type SecretWatchMode } from './secret-source.js';
 
@@ -42,23 +43,16 @@ export interface KubeconfigSecretProviderOptions extends ClusterConnectionOption
   hostCluster?: Cluster;
 }
 
-/** Something that can hand out the manager's local cluster: a Manager, or an Aware that forwards it. */
-function localClusterOf(aware: Aware): Cluster | undefined {
-  const source = aware as Partial<{ getLocalCluster(): Cluster }>;
-  return typeof source.getLocalCluster === 'function' ? source.getLocalCluster() : undefined;
-}
-
-export class KubeconfigSecretProvider implements ProviderRunnable {
+export class KubeconfigSecretProvider extends EngagerProvider {
   readonly namespace: string;
   readonly key: string;
   readonly watch: SecretWatchMode;
   private readonly selector: LabelSelector;
-  private readonly engager: ClusterEngager;
   private readonly log: Logger;
-  private started = false;
 
   constructor(private readonly options: KubeconfigSecretProviderOptions) {
-    const name = 'KubeconfigSecretProvider';
+    super('KubeconfigSecretProvider', new ClusterEngager('kubeconfig-secrets', options));
+    const name = this.providerName;
     if (typeof options?.namespace !== 'string' || options.namespace === '') {
       throw new ProviderConfigError(name, 'options.namespace is required: the namespace that holds the kubeconfig Secrets');
     }
@@ -77,17 +71,14 @@ export class KubeconfigSecretProvider implements ProviderRunnable {
       throw new ProviderConfigError(name, `options.labelSelector is invalid: ${(err as Error).message}`);
     }
     this.log = (options.logger ?? silentLogger).with({ provider: 'kubeconfig-secrets', namespace: this.namespace });
-    this.engager = new ClusterEngager('kubeconfig-secrets', { ...options, logger: options.logger });
   }
 
   /** Watches the Secrets and engages their clusters through `aware` until `signal` aborts. */
-  async start(signal: AbortSignal, aware: Aware): Promise<void> {
-    if (this.started) throw new ProviderAlreadyStartedError('KubeconfigSecretProvider');
-    this.started = true;
+  protected async discover(signal: AbortSignal, aware: Aware): Promise<void> {
     const host = this.options.hostCluster ?? localClusterOf(aware);
     if (!host) {
       throw new ProviderConfigError(
-        'KubeconfigSecretProvider',
+        this.providerName,
         'no host cluster: start it from a manager (it reads Secrets from the local cluster) or pass options.hostCluster',
       );
     }
@@ -112,33 +103,8 @@ export class KubeconfigSecretProvider implements ProviderRunnable {
       await whenAborted(signal);
     } finally {
       registration.remove();
-      await this.engager.stop();
       await source.close();
     }
-  }
-
-  /** The engaged cluster named after its Secret; ClusterNotFoundError otherwise. */
-  get(name: ClusterName): Promise<Cluster> {
-    return this.engager.get(name);
-  }
-
-  indexField(kind: ObjectKind, field: string, extract: IndexerFunc): Promise<void> {
-    return this.engager.indexField(kind, field, extract);
-  }
-
-  /** Engaged clusters, sorted. */
-  names(): ClusterName[] {
-    return this.engager.names();
-  }
-
-  /** What the provider made of the Secret `name`: engaged, or why not. Undefined for Secrets it does not track. */
-  status(name: ClusterName): ClusterStatus | undefined {
-    return this.engager.status(name);
-  }
-
-  /** The status of every tracked Secret. */
-  statuses(): Map<ClusterName, ClusterStatus> {
-    return this.engager.statuses();
   }
 
   private observe(secret: SecretObject): void {
