@@ -5,12 +5,12 @@
  * Cluster, or one whose Secret disappears, is disengaged. Kubeconfigs are untrusted input (core's policy rules).
  */
 import {
-  ClusterEngager, ProviderAlreadyStartedError, ProviderConfigError, absentCluster, desiredFromKubeconfig, refusedCluster, silentLogger,
-  whenAborted,
+  ClusterEngager, EngagerProvider, ProviderConfigError, absentCluster, desiredFromKubeconfig, localClusterOf,
+  refusedCluster, silentLogger, whenAborted,
 } from '@multicluster-runtime/core';
 import type {
-  Aware, Cluster, ClusterConnectionOptions, ClusterName, ClusterStatus, DesiredCluster, IndexerFunc, KubeObject,
-  KubeconfigPolicy, Logger, ObjectKind, ProviderRunnable,
+  Aware, Cluster, ClusterConnectionOptions, ClusterName, DesiredCluster, KubeObject, KubeconfigPolicy, Logger,
+  ObjectKind,
 } from '@multicluster-runtime/core';
 import { controlPlaneInitialized, type CapiApiVersion, type ReadinessCheck } from './readiness.js';
 
@@ -39,24 +39,21 @@ export function capiClusterName(namespace: string, name: string): ClusterName {
   return `${namespace}/${name}`;
 }
 
-export class CapiProvider implements ProviderRunnable {
-  private readonly engager: ClusterEngager;
+export class CapiProvider extends EngagerProvider {
   private readonly clusterKind: ObjectKind;
   private readonly isReady: ReadinessCheck;
   private readonly log: Logger;
-  private started = false;
 
   constructor(private readonly options: CapiProviderOptions = {}) {
+    const log = (options.logger ?? silentLogger).with({ provider: 'capi' });
+    super('CapiProvider', new ClusterEngager('capi', { ...options, logger: log }));
+    this.log = log;
     this.clusterKind = { apiVersion: options.apiVersion ?? 'cluster.x-k8s.io/v1beta2', kind: 'Cluster' };
     this.isReady = options.isReady ?? controlPlaneInitialized;
-    this.log = (options.logger ?? silentLogger).with({ provider: 'capi' });
-    this.engager = new ClusterEngager('capi', { ...options, logger: this.log });
   }
 
-  async start(signal: AbortSignal, aware: Aware): Promise<void> {
-    if (this.started) throw new ProviderAlreadyStartedError('CapiProvider');
-    this.started = true;
-    const host = this.options.hostCluster ?? (aware as Partial<{ getLocalCluster(): Cluster }>).getLocalCluster?.();
+  protected async discover(signal: AbortSignal, aware: Aware): Promise<void> {
+    const host = this.options.hostCluster ?? localClusterOf(aware);
     if (!host) {
       throw new ProviderConfigError('CapiProvider', 'no management cluster: start it from a manager or pass options.hostCluster');
     }
@@ -92,26 +89,7 @@ export class CapiProvider implements ProviderRunnable {
       for (const r of registrations) r.remove();
       clusters.release();
       secrets.release();
-      await this.engager.stop();
     }
-  }
-
-  get(name: ClusterName): Promise<Cluster> {
-    return this.engager.get(name);
-  }
-
-  indexField(kind: ObjectKind, field: string, extract: IndexerFunc): Promise<void> {
-    return this.engager.indexField(kind, field, extract);
-  }
-
-  /** Engaged clusters, sorted. */
-  names(): ClusterName[] {
-    return this.engager.names();
-  }
-
-  /** What the provider made of one Cluster (`namespace/name`): engaged, or why not. */
-  status(name: ClusterName): ClusterStatus | undefined {
-    return this.engager.status(name);
   }
 
   private desired(cluster: KubeObject | undefined, secret: SecretObject | undefined): DesiredCluster {
