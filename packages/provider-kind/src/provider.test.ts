@@ -77,7 +77,7 @@ describe('KindProvider with the kind CLI', () => {
     const beta = await provider.get('beta');
     const namespaces = await beta.client.list(nsKind);
     expect(namespaces.items.map((n) => n.metadata.name)).toContain('default');
-    expect(provider.status().clusters['alpha']?.state).toBe('engaged');
+    expect(provider.status('alpha')?.state).toBe('engaged');
   });
 
   test('a second start is refused with ProviderAlreadyStartedError and leaves the first running', async () => {
@@ -90,7 +90,7 @@ describe('KindProvider with the kind CLI', () => {
     const state = writeState('prefix', { clusters: { 'team-a': servers[0]!.kubeconfig(), other: servers[1]!.kubeconfig() } });
     const { aware, provider } = run(state, { namePrefix: 'team-' });
     await vi.waitFor(() => expect(aware.names()).toEqual(['team-a']), { timeout: 10_000 });
-    await vi.waitFor(() => expect(provider.status().polls).toBeGreaterThan(2), { timeout: 10_000 });
+    await vi.waitFor(() => expect(provider.pollStatus().polls).toBeGreaterThan(2), { timeout: 10_000 });
     expect(aware.history).not.toContain('engage other');
   });
 
@@ -114,8 +114,8 @@ describe('KindProvider with the kind CLI', () => {
 
   test('a missing CLI is reported and retried, never thrown', async () => {
     const { provider } = run(writeState('missing', { clusters: {} }), { binary: join(dir, 'no-such-kind') });
-    await vi.waitFor(() => expect(provider.status().polls).toBeGreaterThanOrEqual(3), { timeout: 10_000 });
-    expect(provider.status().lastError).toMatch(/kind CLI not found/);
+    await vi.waitFor(() => expect(provider.pollStatus().polls).toBeGreaterThanOrEqual(3), { timeout: 10_000 });
+    expect(provider.pollStatus().lastError).toMatch(/kind CLI not found/);
   });
 
   test.each([
@@ -130,11 +130,11 @@ describe('KindProvider with the kind CLI', () => {
     await vi.waitFor(() => expect(aware.names()).toEqual(['alpha']), { timeout: 10_000 });
 
     writeFileSync(path, JSON.stringify({ clusters, behaviour: { 'get clusters': behaviour } }));
-    await vi.waitFor(() => expect(provider.status().lastError).toMatch(message), { timeout: 10_000 });
+    await vi.waitFor(() => expect(provider.pollStatus().lastError).toMatch(message), { timeout: 10_000 });
     expect(aware.names()).toEqual(['alpha']);
 
     writeFileSync(path, JSON.stringify({ clusters }));
-    await vi.waitFor(() => expect(provider.status().lastError).toBeUndefined(), { timeout: 10_000 });
+    await vi.waitFor(() => expect(provider.pollStatus().lastError).toBeUndefined(), { timeout: 10_000 });
     expect(aware.history).toEqual(['engage alpha']);
   });
 
@@ -147,14 +147,15 @@ describe('KindProvider with the kind CLI', () => {
       (_m, indent: string) => `user:\n${indent}exec:\n${indent}  apiVersion: client.authentication.k8s.io/v1\n${indent}  command: ${plugin}\n`);
     expect(hostile).toContain('exec:');
     const state = writeState('bad', {
-      clusters: { good: servers[0]!.kubeconfig(), garbled: 'clusters: [unclosed', hostile },
+      clusters: { good: servers[0]!.kubeconfig(), garbled: 'clusters: [unclosed', hostile, broken: servers[2]!.kubeconfig() },
       behaviour: { 'get kubeconfig broken': { exitCode: 1, stderr: 'ERROR: no such cluster\n' } },
     });
     const { provider, aware } = run(state);
     await vi.waitFor(() => {
       expect(aware.names()).toEqual(['good']);
-      expect(provider.status().clusters['hostile']?.error).toMatch(/rejected.*exec/);
-      expect(provider.status().clusters['garbled']?.error).toMatch(/not a kubeconfig|not valid YAML/);
+      expect(provider.status('hostile')).toMatchObject({ state: 'rejected', reason: expect.stringMatching(/exec/) });
+      expect(provider.status('garbled')).toMatchObject({ state: 'invalid', reason: expect.stringMatching(/not a kubeconfig|not valid YAML/) });
+      expect(provider.status('broken')).toMatchObject({ state: 'invalid', reason: expect.stringMatching(/no such cluster/) });
     }, { timeout: 10_000 });
     expect(existsSync(marker)).toBe(false);
   });

@@ -2,104 +2,66 @@
  * The kind provider: polls the kind CLI for clusters, engages each one (named after the kind cluster), re-engages it
  * when its kubeconfig changes (a cluster recreated under the same name gets new certificates and a new port), and
  * disengages clusters that are gone. A failing CLI or one bad cluster never disturbs the clusters already engaged,
- * and clusters come up concurrently, so one unreachable cluster never delays the others.
+ * and clusters come up concurrently (core's ClusterEngager), so one unreachable cluster never delays the others.
  */
-import type { KubeConfig } from '@kubernetes/client-node';
 import {
-  ClusterSet, ProviderAlreadyStartedError, connectionFingerprint, loadUntrustedKubeconfig, newCluster, silentLogger,
-  sleep,
+  ClusterEngager, EngagerProvider, ProviderConfigError, absentCluster, desiredFromKubeconfig, refusedCluster,
+  silentLogger, sleep,
 } from '@multicluster-runtime/core';
-import type {
-  Aware, Cluster, ClusterName, IndexerFunc, KubeconfigPolicy, Logger, ObjectKind, ProviderRunnable,
-} from '@multicluster-runtime/core';
+import type { Aware, ClusterConnectionOptions, ClusterName, KubeconfigPolicy, Logger } from '@multicluster-runtime/core';
 import { KindCli, type KindCliOptions } from './kind-cli.js';
 
-export interface KindProviderOptions extends KindCliOptions {
+export interface KindProviderOptions extends KindCliOptions, ClusterConnectionOptions {
   /** Only clusters whose name starts with this prefix. */
   namePrefix?: string;
   /** How often to ask kind for clusters. Default 2 s. */
   pollIntervalMs?: number;
-  /** How long a new cluster's cache may take to sync before it is given up (and retried next poll). Default 30 s. */
-  waitCacheTimeoutMs?: number;
   /** What the kubeconfigs kind prints may do. kind's own need nothing beyond the default. */
   policy?: KubeconfigPolicy;
-  /** Builds a Cluster from a kubeconfig. Default: core's newCluster. */
-  clusterFactory?: (name: ClusterName, config: KubeConfig) => Cluster;
-  logger?: Logger;
 }
 
-/** What the provider knows about one kind cluster. */
-export interface KindClusterStatus {
-  state: 'starting' | 'engaged' | 'failed';
-  /** Why the last attempt failed (no credentials in it). */
-  error?: string;
-}
-
-export interface KindProviderStatus {
-  /** The last CLI failure, cleared by the next successful listing. */
+/** What polling the CLI sees. Each cluster's own state is `status(name)` / `statuses()`. */
+export interface KindPollStatus {
+  /** The last failure to list clusters, cleared by the next successful listing. */
   lastError?: string;
   /** Completed polls. */
   polls: number;
-  clusters: Record<ClusterName, KindClusterStatus>;
 }
 
-interface Tracked {
-  fingerprint: string;
-  status: KindClusterStatus;
-}
-
-export class KindProvider implements ProviderRunnable {
+export class KindProvider extends EngagerProvider {
   private readonly cli: KindCli;
-  private readonly clusters: ClusterSet;
-  private readonly tracked = new Map<ClusterName, Tracked>();
   private readonly log: Logger;
   private readonly pollIntervalMs: number;
+  private readonly listed = new Set<ClusterName>();
   private lastError: string | undefined;
   private polls = 0;
-  private started = false;
 
   constructor(private readonly options: KindProviderOptions = {}) {
+    const log = (options.logger ?? silentLogger).with({ provider: 'kind' });
+    super('KindProvider', new ClusterEngager('kind', { ...options, logger: log }));
+    this.log = log;
     this.cli = new KindCli(options);
-    this.log = (options.logger ?? silentLogger).with({ provider: 'kind' });
     this.pollIntervalMs = options.pollIntervalMs ?? 2_000;
-    this.clusters = new ClusterSet({
-      logger: this.log,
-      owner: 'kind',
-      ...(options.waitCacheTimeoutMs !== undefined ? { waitCacheTimeoutMs: options.waitCacheTimeoutMs } : {}),
-    });
-  }
-
-  get(name: ClusterName): Promise<Cluster> {
-    return this.clusters.get(name);
-  }
-
-  indexField(kind: ObjectKind, field: string, extract: IndexerFunc): Promise<void> {
-    return this.clusters.indexField(kind, field, extract);
-  }
-
-  /** A snapshot of what the provider sees; useful for probes and tests. */
-  status(): KindProviderStatus {
-    const clusters: Record<ClusterName, KindClusterStatus> = {};
-    for (const [name, t] of this.tracked) clusters[name] = { ...t.status };
-    return { ...(this.lastError !== undefined ? { lastError: this.lastError } : {}), polls: this.polls, clusters };
-  }
-
-  async start(signal: AbortSignal, aware: Aware): Promise<void> {
-    if (this.started) throw new ProviderAlreadyStartedError('KindProvider');
-    this.started = true;
-    try {
-      while (!signal.aborted) {
-        await this.poll(signal, aware);
-        this.polls++;
-        await sleep(this.pollIntervalMs, signal);
-      }
-    } finally {
-      await this.clusters.removeAll();
-      this.tracked.clear();
+    if (!(Number.isFinite(this.pollIntervalMs) && this.pollIntervalMs > 0)) {
+      throw new ProviderConfigError(this.providerName, `options.pollIntervalMs must be a positive number, got ${String(options.pollIntervalMs)}`);
     }
   }
 
-  private async poll(signal: AbortSignal, aware: Aware): Promise<void> {
+  /** A snapshot of the CLI polling; useful for probes and tests. */
+  pollStatus(): KindPollStatus {
+    return { ...(this.lastError !== undefined ? { lastError: this.lastError } : {}), polls: this.polls };
+  }
+
+  protected async discover(signal: AbortSignal, aware: Aware): Promise<void> {
+    this.engager.begin(aware, signal);
+    while (!signal.aborted) {
+      await this.poll(signal);
+      this.polls++;
+      await sleep(this.pollIntervalMs, signal);
+    }
+  }
+
+  private async poll(signal: AbortSignal): Promise<void> {
     let names: string[];
     try {
       names = (await this.cli.listClusters(signal)).filter((n) => n.startsWith(this.options.namePrefix ?? ''));
@@ -112,51 +74,26 @@ export class KindProvider implements ProviderRunnable {
       return;
     }
     const present = new Set(names);
-    for (const name of [...this.tracked.keys()]) {
+    for (const name of this.listed) {
       if (present.has(name)) continue;
-      this.log.info('kind cluster is gone; disengaging', { cluster: name });
-      this.tracked.delete(name);
-      void this.clusters.remove(name);
+      this.listed.delete(name);
+      this.engager.wish(name, absentCluster);
     }
-    await Promise.all(names.map((name) => this.refresh(name, signal, aware)));
+    await Promise.all(names.map((name) => this.refresh(name, signal)));
   }
 
-  /** Reads one cluster's kubeconfig and starts an engagement if it is new or changed; does not wait for it. */
-  private async refresh(name: ClusterName, signal: AbortSignal, aware: Aware): Promise<void> {
-    const current = this.tracked.get(name);
-    let config: KubeConfig;
-    let fingerprint: string;
+  /** Tells the engager what kind says about `name` now; an unchanged kubeconfig is a no-op there. */
+  private async refresh(name: ClusterName, signal: AbortSignal): Promise<void> {
+    this.listed.add(name);
+    let kubeconfig: string;
     try {
-      config = loadUntrustedKubeconfig(await this.cli.getKubeconfig(name, signal), this.options.policy);
-      fingerprint = connectionFingerprint(config);
+      kubeconfig = await this.cli.getKubeconfig(name, signal);
     } catch (err) {
       if (signal.aborted) return;
-      const error = (err as Error).message;
-      this.log.warn('cannot use kind cluster; retrying next poll', { cluster: name, error });
-      // A cluster that is engaged keeps running on its last good kubeconfig.
-      if (current) current.status.error = error;
-      else this.tracked.set(name, { fingerprint: '', status: { state: 'failed', error } });
+      // A cluster that is engaged keeps running on its last good kubeconfig; the next poll asks again.
+      this.engager.wish(name, refusedCluster('invalid', (err as Error).message, true));
       return;
     }
-    if (current && current.fingerprint === fingerprint && current.status.state !== 'failed') return;
-
-    const tracked: Tracked = { fingerprint, status: { state: 'starting' } };
-    this.tracked.set(name, tracked);
-    const cluster = (this.options.clusterFactory ?? defaultFactory(this.log))(name, config);
-    // Engagement runs in the background: a cluster whose cache cannot sync must not hold up the poll loop.
-    this.clusters.addOrReplace(name, cluster, aware, { signal }).then(
-      () => {
-        if (this.tracked.get(name) === tracked) tracked.status = { state: 'engaged' };
-      },
-      (err: Error) => {
-        if (this.tracked.get(name) !== tracked) return;
-        tracked.status = { state: 'failed', error: err.message };
-        this.log.warn('engaging kind cluster failed; retrying next poll', { cluster: name, error: err.message });
-      },
-    );
+    this.engager.wish(name, desiredFromKubeconfig(kubeconfig, this.options.policy, { keepEngagedOnInvalid: true }));
   }
-}
-
-function defaultFactory(log: Logger): (name: ClusterName, config: KubeConfig) => Cluster {
-  return (name, config) => newCluster(config, { name, logger: log.with({ cluster: name }) });
 }
