@@ -219,7 +219,7 @@ export class InformerCache implements Cache {
     if (this.state === 'stopped') throw new CacheStoppedError(entry.kind);
     const informer = new SharedInformer({
       kind: entry.kind,
-      source: resourceListWatcher(this.transport, mapping),
+      source: resourceListWatcher(this.transport, mapping, { metadataOnly: entry.metadataOnly }),
       logger: this.log,
       metrics: this.metrics,
       clusterName: this.clusterName,

@@ -11,9 +11,14 @@ type Query = Record<string, string | number | boolean | undefined>;
 
 /** The part of the client's `Transport` the cache needs; the real Transport satisfies it. */
 export interface CacheTransport {
-  request<T>(req: { method: 'GET'; path: string; query?: Query; signal?: AbortSignal }): Promise<T>;
-  watch(req: { path: string; query?: Query; signal: AbortSignal }): Promise<AsyncIterable<RawWatchEvent>>;
+  request<T>(req: { method: 'GET'; path: string; query?: Query; accept?: string; signal?: AbortSignal }): Promise<T>;
+  watch(req: { path: string; query?: Query; accept?: string; signal: AbortSignal }): Promise<AsyncIterable<RawWatchEvent>>;
 }
+
+// Servers that cannot answer PartialObjectMetadata (an aggregated API, say) fall back to the plain JSON offered
+// second; the cache's metadata-only transform then drops the rest.
+const metadataListAccept = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+const metadataAccept = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
 
 export interface ResourceListWatchOptions {
   /** Watch one namespace only; default all namespaces (or cluster-scoped). */
@@ -22,6 +27,11 @@ export interface ResourceListWatchOptions {
   labelSelector?: string;
   /** Server-side field selector, API syntax. */
   fieldSelector?: string;
+  /**
+   * Ask for PartialObjectMetadata: the server sends metadata only, so large objects (Secrets, ConfigMaps) cost
+   * neither bandwidth nor parsing. Objects keep the resource's own apiVersion and kind, as controller-runtime does.
+   */
+  metadataOnly?: boolean;
 }
 
 /** A {@link ListWatcher} for `mapping` on the server behind `transport`. */
@@ -33,6 +43,11 @@ export function resourceListWatcher(
   const path = resourcePath(mapping, options.namespace);
   const apiVersion = formatApiVersion(mapping.group, mapping.version);
   const selectors: Query = { labelSelector: options.labelSelector, fieldSelector: options.fieldSelector };
+  const metadataOnly = options.metadataOnly === true;
+  // Listed items omit apiVersion and kind, and metadata-only objects say PartialObjectMetadata: give every object
+  // its resource's type, so listed and watched objects have one shape.
+  const typed = (obj: KubeObject): KubeObject =>
+    metadataOnly ? { ...obj, apiVersion, kind: mapping.kind } : { apiVersion, kind: mapping.kind, ...obj };
   return {
     resource: `${apiVersion}, Kind=${mapping.kind}`,
     async list(req: ListRequest): Promise<ObjectList<KubeObject>> {
@@ -40,15 +55,16 @@ export function resourceListWatcher(
         method: 'GET',
         path,
         query: { ...selectors, limit: req.limit, continue: req.continue },
+        ...(metadataOnly ? { accept: metadataListAccept } : {}),
         signal: req.signal,
       });
-      // Items of a list omit apiVersion and kind; fill them so listed and watched objects have one shape.
-      if (Array.isArray(list?.items)) list.items = list.items.map((item) => ({ apiVersion, kind: mapping.kind, ...item }));
+      if (Array.isArray(list?.items)) list.items = list.items.map(typed);
       return list;
     },
-    watch(req: WatchRequest): Promise<AsyncIterable<RawWatchEvent>> {
-      return transport.watch({
+    async watch(req: WatchRequest): Promise<AsyncIterable<RawWatchEvent>> {
+      const events = await transport.watch({
         path,
+        ...(metadataOnly ? { accept: metadataAccept } : {}),
         query: {
           ...selectors,
           watch: true,
@@ -58,6 +74,14 @@ export function resourceListWatcher(
         },
         signal: req.signal,
       });
+      return metadataOnly ? retyped(events, typed) : events;
     },
   };
+}
+
+/** Watch events with their objects retyped (ERROR events carry a Status, left as it is). */
+async function* retyped(events: AsyncIterable<RawWatchEvent>, typed: (obj: KubeObject) => KubeObject): AsyncIterable<RawWatchEvent> {
+  for await (const event of events) {
+    yield event.type === 'ERROR' || !event.object ? event : { ...event, object: typed(event.object as KubeObject) };
+  }
 }

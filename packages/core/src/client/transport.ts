@@ -40,6 +40,8 @@ export interface TransportRequest {
   body?: unknown;
   /** Default `application/json` when there is a body. */
   contentType?: string;
+  /** Default `application/json`; e.g. a PartialObjectMetadataList representation for metadata-only reads. */
+  accept?: string;
   signal?: AbortSignal;
   /** Overrides the Transport's request timeout. */
   timeoutMs?: number;
@@ -48,6 +50,8 @@ export interface TransportRequest {
 export interface WatchRequest {
   path: string;
   query?: Query;
+  /** Default `application/json`. */
+  accept?: string;
   signal: AbortSignal;
   /** Overrides the idle timeout for this watch. */
   idleTimeoutMs?: number;
@@ -147,7 +151,7 @@ export class Transport {
   async request<T>(req: TransportRequest): Promise<T> {
     const description = { method: req.method, path: req.path };
     const body = req.body === undefined ? undefined : typeof req.body === 'string' ? req.body : JSON.stringify(req.body);
-    const headers: Record<string, string> = { Accept: 'application/json' };
+    const headers: Record<string, string> = { Accept: req.accept ?? 'application/json' };
     if (body !== undefined) headers['Content-Type'] = req.contentType ?? 'application/json';
     const timeoutMs = req.timeoutMs ?? this.options.requestTimeoutMs;
 
@@ -191,7 +195,7 @@ export class Transport {
     const link = linkedSignal(req.signal, this.options.requestTimeoutMs);
     let response: Dispatcher.ResponseData;
     try {
-      response = await this.dispatch('watches', 'GET', req.path, query, { Accept: 'application/json' }, undefined, link.signal, {
+      response = await this.dispatch('watches', 'GET', req.path, query, { Accept: req.accept ?? 'application/json' }, undefined, link.signal, {
         bodyTimeout: idleMs,
       });
     } catch (err) {
