@@ -15,6 +15,28 @@ describe('linkedSignal', () => {
     expect(String(linked.signal.reason)).toContain('timed out after 50 ms');
   });
 
+  it('times out without a caller signal too', () => {
+    const linked = linkedSignal(undefined, 10);
+    vi.advanceTimersByTime(10);
+    expect(linked.timedOut).toBe(true);
+  });
+
+  it('takes many concurrent children on one caller signal without a leak warning', async () => {
+    const parent = new AbortController();
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const children = Array.from({ length: 50 }, () => linkedSignal(parent.signal, 1_000));
+      parent.abort();
+      expect(children.every((c) => c.signal.aborted)).toBe(true);
+      await new Promise((resolve) => process.nextTick(resolve)); // Node emits warnings on the next tick
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+  });
+
   it('aborts with the caller’s reason and leaves no timer behind when the caller gives up first', () => {
     const parent = new AbortController();
     const linked = linkedSignal(parent.signal, 60_000);

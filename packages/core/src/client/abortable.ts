@@ -1,5 +1,39 @@
 /** Waiting on shared work with a caller's AbortSignal: the caller stops waiting, the work goes on for the others. */
 
+interface Fanout {
+  readonly listeners: Set<() => void>;
+  readonly onAbort: () => void;
+}
+const fanouts = new WeakMap<AbortSignal, Fanout>();
+
+/**
+ * Calls `listener` once when `signal` aborts, until the returned function unsubscribes it. A long-lived signal (the
+ * manager's, a caller's) fans out to one child per cluster or request, thousands at once in a large fleet: they
+ * share one listener on the signal (removed with the last of them), so Node's leak warning at eleven listeners
+ * never fires for a legitimate fan-out, and unsubscribing is O(1).
+ */
+export function subscribeAbort(signal: AbortSignal, listener: () => void): () => void {
+  let fanout = fanouts.get(signal);
+  if (!fanout) {
+    const listeners = new Set<() => void>();
+    const onAbort = () => {
+      fanouts.delete(signal);
+      for (const l of [...listeners]) l();
+    };
+    fanout = { listeners, onAbort };
+    fanouts.set(signal, fanout);
+    signal.addEventListener('abort', onAbort, { once: true });
+  }
+  const own = () => listener();
+  const { listeners, onAbort } = fanout;
+  listeners.add(own);
+  return () => {
+    if (!listeners.delete(own) || listeners.size > 0 || fanouts.get(signal)?.listeners !== listeners) return;
+    fanouts.delete(signal);
+    signal.removeEventListener('abort', onAbort);
+  };
+}
+
 /** Resolves like `promise`, or rejects with `signal.reason` as soon as `signal` aborts. */
 export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;
@@ -43,16 +77,18 @@ export function linkedSignal(parent: AbortSignal | undefined, timeoutMs: number 
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
   };
-  // Once the caller gives up, the timer has nothing left to cut short: a pending one would only keep the process
-  // (and a test's worker) alive until it fires.
-  const onAbort = () => {
-    clearTimer();
-    controller.abort(parent?.reason);
-  };
+  let unsubscribe = () => {};
   if (parent?.aborted) {
     controller.abort(parent.reason);
   } else {
-    parent?.addEventListener('abort', onAbort, { once: true });
+    if (parent) {
+      // Once the caller gives up, the timer has nothing left to cut short: a pending one would only keep the
+      // process (and a test's worker) alive until it fires.
+      unsubscribe = subscribeAbort(parent, () => {
+        clearTimer();
+        controller.abort(parent.reason);
+      });
+    }
     if (timeoutMs !== undefined) {
       timer = setTimeout(() => {
         timer = undefined;
@@ -69,7 +105,7 @@ export function linkedSignal(parent: AbortSignal | undefined, timeoutMs: number 
     clearTimer,
     dispose() {
       clearTimer();
-      parent?.removeEventListener('abort', onAbort);
+      unsubscribe();
     },
   };
 }

@@ -2,6 +2,7 @@
  * Small AbortSignal helpers (Go's context tree). Child controllers detach from their parents when disposed, so a
  * long-lived parent signal (the manager's) does not collect one listener per engaged cluster forever.
  */
+import { subscribeAbort } from '../client/abortable.js';
 
 /** An AbortController that also aborts when any of `parents` aborts, until `dispose()` unlinks it. */
 export interface LinkedAbort {
@@ -19,9 +20,9 @@ export function linkedAbort(...parents: (AbortSignal | undefined)[]): LinkedAbor
     ac.abort(already.reason);
     return { signal: ac.signal, abort: () => {}, dispose: () => {} };
   }
-  const onAbort = (e: Event) => ac.abort((e.target as AbortSignal).reason);
-  for (const p of live) p.addEventListener('abort', onAbort, { once: true });
-  const dispose = () => { for (const p of live) p.removeEventListener('abort', onAbort); };
+  // One child per cluster or request hangs off a long-lived parent: subscribeAbort shares one listener among them.
+  const unsubscribes = live.map((p) => subscribeAbort(p, () => ac.abort(p.reason)));
+  const dispose = () => { for (const u of unsubscribes) u(); };
   ac.signal.addEventListener('abort', dispose, { once: true });
   return { signal: ac.signal, abort: (reason?: unknown) => ac.abort(reason), dispose };
 }
