@@ -1,0 +1,171 @@
+/**
+ * The README examples that must run, and what each needs and must show. Examples read only what a user's program
+ * would: $KUBECONFIG for the host cluster, `./fleet/*.kubeconfig` in the working directory, Secrets on the host,
+ * `kind` on PATH (here tools/fake-kind, answering from a state file with in-memory servers as the kind clusters).
+ */
+import { join } from 'node:path';
+import { repoRoot } from '../workspace.js';
+import { configMap, ensureNamespace, kubeconfigSecret, type ExampleFixtures } from './fixtures.js';
+import type { ExampleScenario } from './scenario.js';
+
+const openSchema = { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } };
+
+/** The host cluster written to a kubeconfig file named by $KUBECONFIG. */
+async function host(fx: ExampleFixtures) {
+  const cluster = await fx.cluster('host');
+  return { ...cluster, env: { KUBECONFIG: fx.file('host.kubeconfig', cluster.kubeconfig) } };
+}
+
+export const readmeScenarios: ExampleScenario[] = [
+  {
+    readme: 'packages/core/README.md',
+    packages: ['core'],
+    async prepare(fx) {
+      const h = await host(fx);
+      await h.client.create(configMap('default', 'first'));
+      return {
+        cwd: fx.dir, env: h.env, runsUntilSignalled: true,
+        steps: [
+          { expect: [/reconciled default\/first/] },
+          { act: () => h.client.create(configMap('default', 'second')).then(() => undefined), expect: [/reconciled default\/second/] },
+        ],
+      };
+    },
+  },
+  {
+    readme: 'packages/envtest/README.md',
+    packages: ['envtest'],
+    async prepare(fx) {
+      return { cwd: fx.dir, env: {}, runsUntilSignalled: false, steps: [{ expect: [/\{ a: 'b' \}/] }] };
+    },
+  },
+  {
+    readme: 'packages/provider-kubeconfig/README.md',
+    packages: ['core', 'provider-kubeconfig'],
+    async prepare(fx) {
+      const h = await host(fx);
+      const member = await fx.cluster('member');
+      await member.client.create(configMap('default', 'in-member'));
+      await ensureNamespace(h.client, 'fleet-system');
+      await h.client.create(kubeconfigSecret('fleet-system', 'prod-eu', member.kubeconfig));
+      return {
+        cwd: fx.dir, env: h.env, runsUntilSignalled: true,
+        steps: [
+          { expect: [/prod-eu: default\/in-member/] },
+          { act: () => member.client.create(configMap('default', 'later')).then(() => undefined), expect: [/prod-eu: default\/later/] },
+        ],
+      };
+    },
+  },
+  {
+    readme: 'packages/provider-multi/README.md',
+    packages: ['core', 'provider-multi', 'provider-kubeconfig'],
+    async prepare(fx) {
+      const h = await host(fx);
+      const [a, b] = [await fx.cluster('a'), await fx.cluster('b')];
+      await a.client.create(configMap('default', 'in-a'));
+      await b.client.create(configMap('default', 'in-b'));
+      fx.file('fleet/a.kubeconfig', a.kubeconfig);
+      await ensureNamespace(h.client, 'fleet-system');
+      await h.client.create(kubeconfigSecret('fleet-system', 'b', b.kubeconfig));
+      return {
+        cwd: fx.dir, env: h.env, runsUntilSignalled: true,
+        steps: [{ expect: [/files#\S*\/fleet\/a\.kubeconfig\+\S+: default\/in-a/, /secrets#b: default\/in-b/] }],
+      };
+    },
+  },
+  {
+    readme: 'packages/provider-kind/README.md',
+    packages: ['core', 'provider-kind'],
+    async prepare(fx) {
+      const h = await host(fx);
+      const [dev, other] = [await fx.cluster('dev-a'), await fx.cluster('other')];
+      await dev.client.create(configMap('default', 'in-dev'));
+      await other.client.create(configMap('default', 'in-other'));
+      const state = fx.file('kind-state.json', JSON.stringify({ clusters: { 'dev-a': dev.kubeconfig, other: other.kubeconfig } }));
+      const fakeKind = join(repoRoot, 'tools/fake-kind/bin');
+      return {
+        cwd: fx.dir, runsUntilSignalled: true,
+        env: { ...h.env, FAKE_KIND_STATE: state, PATH: `${fakeKind}:${process.env['PATH'] ?? ''}` },
+        steps: [{ expect: [logLine({ msg: 'configmap changed', cluster: 'dev-a', name: 'in-dev' })] }],
+        never: [/"cluster":"other"/], // namePrefix 'dev-' leaves it out
+      };
+    },
+  },
+  {
+    readme: 'packages/provider-capi/README.md',
+    packages: ['core', 'provider-capi'],
+    async prepare(fx) {
+      const management = await host(fx);
+      const workload = await fx.cluster('prod-eu-1');
+      await workload.client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } });
+      const c = management.client;
+      await c.create({
+        apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'clusters.cluster.x-k8s.io' },
+        spec: {
+          group: 'cluster.x-k8s.io', scope: 'Namespaced',
+          names: { kind: 'Cluster', plural: 'clusters', singular: 'cluster', listKind: 'ClusterList' },
+          versions: [{ name: 'v1beta2', served: true, storage: true, schema: openSchema, subresources: { status: {} } }],
+        },
+      });
+      await ensureNamespace(c, 'fleet');
+      const cluster = await createWhenServed(() => c.create({
+        apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { namespace: 'fleet', name: 'prod-eu-1' }, spec: {},
+      }));
+      await c.updateStatus({ ...cluster, status: { initialization: { controlPlaneInitialized: true } } });
+      await c.create({
+        apiVersion: 'v1', kind: 'Secret', type: 'cluster.x-k8s.io/secret',
+        metadata: { namespace: 'fleet', name: 'prod-eu-1-kubeconfig', labels: { 'cluster.x-k8s.io/cluster-name': 'prod-eu-1' } },
+        data: { value: Buffer.from(workload.kubeconfig).toString('base64') },
+      });
+      return {
+        cwd: fx.dir, env: management.env, runsUntilSignalled: true,
+        steps: [{ expect: [logLine({ msg: 'namespace changed', cluster: 'fleet/prod-eu-1', name: 'team-a' })] }],
+      };
+    },
+  },
+  {
+    readme: 'README.md',
+    packages: ['core', 'provider-kubeconfig'],
+    async prepare(fx) {
+      const h = await host(fx);
+      const member = await fx.cluster('member');
+      await member.client.create(configMap('default', 'settings', { color: 'blue', size: 'xl' }));
+      fx.file('fleet/member.kubeconfig', member.kubeconfig);
+      return {
+        cwd: fx.dir, env: h.env, runsUntilSignalled: true,
+        steps: [{ expect: [logLine({ msg: 'reconciled', cluster: 'fleet/member.kubeconfig', keys: ['color', 'size'] })] }],
+      };
+    },
+  },
+];
+
+/**
+ * A JSON log line (core's default sink) holding every given field, in any order. A string value of `cluster` may
+ * be any part of the name (file clusters are named after absolute paths).
+ */
+function logLine(fields: Record<string, unknown>): RegExp {
+  const parts = Object.entries(fields).map(([k, v]) => {
+    const value = JSON.stringify(v);
+    const pattern = k === 'cluster' && typeof v === 'string' ? `"[^"]*${escape(v)}[^"]*"` : escape(value);
+    return `(?=[^\\n]*"${escape(k)}":${pattern})`;
+  });
+  return new RegExp(`^${parts.join('')}.*$`, 'm');
+}
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+/** A CRD's resource is served a moment after the CRD is created (Established); retry the first create until then. */
+async function createWhenServed<T>(create: () => Promise<T>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await create();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
