@@ -6,7 +6,8 @@ import type { ClusterName } from './types.js';
  * `instanceof` (or {@link isClusterNotFound}, which also sees it through `cause` chains).
  */
 export class ClusterNotFoundError extends Error {
-  override readonly name = 'ClusterNotFoundError';
+  // Typed as string so subclasses (sharding's ClusterNotOwnedError) can name themselves.
+  override readonly name: string = 'ClusterNotFoundError';
   constructor(
     readonly clusterName: ClusterName,
     options?: { cause?: unknown },
