@@ -28,3 +28,8 @@ export {
   AssetsNotFoundError, CrdInstallError, ProcessExitedError, ProcessStopError, ReadinessTimeoutError, TestEnvironmentError,
   TestEnvironmentOptionsError, TestEnvironmentStoppedError,
 } from './real/errors.js';
+// A fake Milo: its CRDs, and fixtures for Projects and ProjectControlPlanes.
+export type { ProjectFixtureOptions, ReadinessCondition } from './milo/milo-fixtures.js';
+export { MiloFixtures } from './milo/milo-fixtures.js';
+export { MiloRequestError } from './milo/admin-requests.js';
+export { MILO_INFRA_GROUP, MILO_PROJECT_GROUP, MILO_VERSION, projectControlPlaneCrd, projectCrd } from './milo/crds.js';
