@@ -5,8 +5,9 @@
 import type { FieldError } from './field-error.js';
 import { formatFieldErrors } from './field-error.js';
 
+/** metav1.StatusCause: its Go field `Type` is serialized as `reason`. */
 export interface StatusCause {
-  type?: string;
+  reason?: string;
   message?: string;
   field?: string;
 }
@@ -71,6 +72,11 @@ export function notFound(gr: GroupResource, name: string): StatusError {
   return new StatusError(404, 'NotFound', `${qualifiedResource(gr)} "${name}" not found`, { name, group: gr.group, kind: gr.resource });
 }
 
+/** The 404 for a path under an API root that names no resource the server serves. */
+export function resourceNotFound(): StatusError {
+  return new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
+}
+
 export function alreadyExists(gr: GroupResource, name: string): StatusError {
   return new StatusError(409, 'AlreadyExists', `${qualifiedResource(gr)} "${name}" already exists`, { name, group: gr.group, kind: gr.resource });
 }
@@ -97,7 +103,7 @@ export function invalid(group: string, kind: string, name: string, errors: reado
     name,
     group,
     kind,
-    causes: errors.map((e) => ({ type: e.type, message: e.detailMessage(), field: e.field })),
+    causes: errors.map((e) => ({ reason: e.type, message: e.detailMessage(), field: e.field })),
   });
 }
 
@@ -131,8 +137,8 @@ export function expired(message: string): StatusError {
 }
 
 export function tooLargeResourceVersion(requested: number, current: number): StatusError {
-  return new StatusError(504, 'Timeout', `Too large resource version: ${requested}, current: ${current}`, {
-    causes: [{ type: 'ResourceVersionTooLarge', message: `Too large resource version` }],
+  return new StatusError(504, 'Timeout', `Timeout: Too large resource version: ${requested}, current: ${current}`, {
+    causes: [{ reason: 'ResourceVersionTooLarge', message: `Too large resource version` }],
     retryAfterSeconds: 1,
   });
 }

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ResourceType, Verb } from '../api/resource-type.js';
 import { groupVersion } from '../api/resource-type.js';
-import { StatusError, internalError, methodNotSupported, notFound, unauthorized } from '../api/status-error.js';
+import { StatusError, internalError, methodNotSupported, notFound, resourceNotFound, unauthorized } from '../api/status-error.js';
 import type { UserInfo } from '../auth/authenticator.js';
 import { forbiddenFor } from '../auth/authorizer.js';
 import { impersonate } from '../auth/impersonation.js';
@@ -78,7 +78,7 @@ async function route(state: ApiState, req: IncomingMessage, res: ServerResponse,
   const readOnly = req.method === 'GET' || req.method === 'HEAD';
   switch (r.kind) {
     case 'notFound':
-      return writeNotFoundPage(res);
+      return r.apiStatus ? writeStatusError(res, resourceNotFound()) : writeNotFoundPage(res);
     case 'coreVersions':
       return readOnly ? writeCoreVersions(res, serverAddress) : writeNotFoundPage(res);
     case 'groups':

@@ -58,7 +58,7 @@ describe('kcp mode: logical clusters', () => {
     await expect.poll(async () => (await root.get(`/clusters/owner/apis/${group}/v1`)).status).toBe(200);
     expect((await root.get(`/clusters/other/apis/${group}/v1`)).status).toBe(404);
     expect((await root.get(`/clusters/*/apis/${group}/v1`)).status).toBe(200);
-    expect((await root.post(`/clusters/owner/apis/${group}/v1/namespaces/default/widgets`, { metadata: { name: 'w' }, spec: { size: 1 } })).status).toBe(201);
+    expect((await root.post(`/clusters/owner/apis/${group}/v1/namespaces/default/widgets`, { apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name: 'w' }, spec: { size: 1 } })).status).toBe(201);
     const all = await root.get(`/clusters/*/apis/${group}/v1/widgets`);
     expect(all.body.items.map((i: any) => i.metadata.annotations['kcp.io/cluster'])).toEqual(['owner']);
   });

@@ -80,8 +80,8 @@ export function recordApply(result: StoredObject, old: StoredObject | undefined,
 export function recordUpdate(result: StoredObject, old: StoredObject | undefined, manager: string | undefined, target: Pick<ObjectTarget, 'type' | 'version' | 'subresource'>): void {
   const builtin = !target.type.custom;
   const entries: ManagedFieldsEntry[] = old && Array.isArray(old.metadata['managedFields']) ? structuredClone(old.metadata['managedFields'] as ManagedFieldsEntry[]) : [];
-  const before = old ? fieldSet(old, builtin) : new Map<string, unknown>();
-  const after = fieldSet(result, builtin);
+  const before = old ? fieldSet(old, builtin, true) : new Map<string, unknown>();
+  const after = fieldSet(result, builtin, true);
   const touched = new Set<string>();
   for (const [path, value] of after) if (!before.has(path) || JSON.stringify(before.get(path)) !== JSON.stringify(value)) touched.add(path);
   const changed = [...touched];
@@ -109,11 +109,31 @@ export function recordUpdate(result: StoredObject, old: StoredObject | undefined
   else delete result.metadata['managedFields'];
 }
 
-/** Leaf paths (joined with \u0001) of the fields an applied object sets, with their values. */
-function fieldSet(obj: StoredObject, builtin: boolean): Map<string, unknown> {
+/** Map fields of the built-ins (Go maps, not structs): like lists, an Update that adds one owns the map itself too. */
+const BUILTIN_MAP_FIELDS = new Set(['data', 'binaryData', 'metadata.labels', 'metadata.annotations']);
+
+/** List items kept whole (`+structType=atomic`): owned as one leaf, not field by field. */
+const ATOMIC_ITEMS = new Set(['metadata.ownerReferences']);
+
+/** The path segment that stands for a map, list or list item itself (FieldsV1's `"."`). */
+const SELF = '.';
+
+/**
+ * Leaf paths (joined with \u0001) of the fields an object sets, with their values. With `containers`, maps and
+ * lists also appear as `<path>\u0001.`, so an Update that adds one owns it as the real server's does; Apply owns
+ * leaves only.
+ */
+function fieldSet(obj: StoredObject, builtin: boolean, containers = false): Map<string, unknown> {
   const out = new Map<string, unknown>();
+  const own = (path: string[]): void => {
+    if (containers) out.set([...path, SELF].join('\u0001'), null);
+  };
   const walk = (value: unknown, path: string[], dotted: string): void => {
     if (isPlainObject(value) && Object.keys(value).length > 0) {
+      // Built-in structs always exist in Go (zero values), so adding one adds only its fields; a CR's objects and
+      // any Go map are new containers.
+      const isMap = builtin ? BUILTIN_MAP_FIELDS.has(dotted) || dotted.endsWith('[]') : path.length > 0 && dotted !== 'metadata';
+      if (isMap) own(path);
       for (const [k, v] of Object.entries(value)) {
         if (path.length === 0 && (k === 'apiVersion' || k === 'kind')) continue;
         if (path.length === 1 && path[0] === 'f:metadata' && IGNORED_METADATA.has(k)) continue;
@@ -121,15 +141,20 @@ function fieldSet(obj: StoredObject, builtin: boolean): Map<string, unknown> {
       }
       return;
     }
-    const strategy = builtin ? LIST_STRATEGIES[dotted] : undefined;
-    if (Array.isArray(value) && strategy?.kind === 'keyed') {
+    // ObjectMeta is the same schema in custom resources, so its lists merge there too.
+    const strategy = builtin || dotted.startsWith('metadata.') ? LIST_STRATEGIES[dotted] : undefined;
+    if (Array.isArray(value) && value.length > 0 && strategy?.kind === 'keyed') {
+      own(path);
       for (const item of value) {
         if (!isPlainObject(item)) continue;
-        walk(item, [...path, `k:${JSON.stringify({ [strategy.key]: item[strategy.key] })}`], `${dotted}[]`);
+        const itemPath = [...path, `k:${JSON.stringify({ [strategy.key]: item[strategy.key] })}`];
+        if (ATOMIC_ITEMS.has(dotted)) out.set(itemPath.join('\u0001'), item);
+        else walk(item, itemPath, `${dotted}[]`);
       }
       return;
     }
-    if (Array.isArray(value) && strategy?.kind === 'set') {
+    if (Array.isArray(value) && value.length > 0 && strategy?.kind === 'set') {
+      own(path);
       for (const item of value) out.set([...path, `v:${JSON.stringify(item)}`].join('\u0001'), item);
       return;
     }
@@ -151,7 +176,7 @@ function toFieldsV1(paths: string[]): Record<string, unknown> {
 function leafPaths(fieldsV1: Record<string, unknown>): Set<string> {
   const out = new Set<string>();
   const walk = (node: Record<string, unknown>, path: string[]): void => {
-    const keys = Object.keys(node).filter((k) => k !== '.');
+    const keys = Object.keys(node);
     if (keys.length === 0 && path.length > 0) out.add(path.join('\u0001'));
     for (const k of keys) walk((node[k] ?? {}) as Record<string, unknown>, [...path, k]);
   };
@@ -206,6 +231,6 @@ function applyConflict(target: ObjectTarget, conflicts: { manager: string; field
     conflicts.length === 1 ? `Apply failed with 1 conflict: ${lines[0]}` : `Apply failed with ${conflicts.length} conflicts: ${lines.join('\n')}`;
   return new StatusError(409, 'Conflict', message, {
     ...base.details,
-    causes: conflicts.map((c) => ({ type: 'FieldManagerConflict', message: `conflict with ${c.manager}`, field: c.field })),
+    causes: conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with ${c.manager}`, field: c.field })),
   });
 }

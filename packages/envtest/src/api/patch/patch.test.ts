@@ -52,9 +52,20 @@ describe('strategic merge patch', () => {
       metadata: { finalizers: ['b', 'a'], ownerReferences: [{ uid: '2', name: 'two' }, { uid: '1', name: 'uno' }] },
       status: { conditions: [{ type: 'Ready', status: 'True' }] },
     }) as typeof base;
-    expect(out.metadata.finalizers).toEqual(['a', 'b']);
-    expect(out.metadata.ownerReferences).toEqual([{ uid: '1', name: 'uno' }, { uid: '2', name: 'two' }]);
+    // Patch order first; items only the server has keep their place relative to the patch's (normalizeElementOrder).
+    expect(out.metadata.finalizers).toEqual(['b', 'a']);
+    expect(out.metadata.ownerReferences).toEqual([{ uid: '2', name: 'two' }, { uid: '1', name: 'uno' }]);
     expect(out.status.conditions).toEqual([{ type: 'Ready', status: 'True' }, { type: 'Synced', status: 'True' }]);
+  });
+
+  test('merged lists: new items lead, server-only items slot in before the patch items they preceded', () => {
+    const out = applyStrategicMergePatch({ metadata: { finalizers: ['x', 'y', 'z'] } }, { metadata: { finalizers: ['new', 'y'] } }) as any;
+    expect(out.metadata.finalizers).toEqual(['new', 'x', 'y', 'z']);
+    const ordered = applyStrategicMergePatch(
+      { metadata: { finalizers: ['x', 'y'] } },
+      { metadata: { finalizers: ['z'], '$setElementOrder/finalizers': ['y', 'z', 'x'] } },
+    ) as any;
+    expect(ordered.metadata.finalizers).toEqual(['y', 'z', 'x']);
   });
 
   test('directives: $patch delete in a keyed list, $patch replace, $deleteFromPrimitiveList, $retainKeys', () => {

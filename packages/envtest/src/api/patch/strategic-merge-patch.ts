@@ -47,7 +47,10 @@ function mergeMap(original: Record<string, unknown>, patch: Record<string, unkno
     }
     const childPath = path ? `${path}.${key}` : key;
     if (value === null) delete out[key];
-    else if (Array.isArray(value)) out[key] = mergeList(out[key], value, childPath);
+    else if (Array.isArray(value)) {
+      const order = patch[`$setElementOrder/${key}`];
+      out[key] = mergeList(out[key], value, childPath, Array.isArray(order) ? order : undefined);
+    }
     else if (isPlainObject(value)) {
       const merged = mergeMap(isPlainObject(out[key]) ? (out[key] as Record<string, unknown>) : {}, value, childPath);
       if (merged === undefined) delete out[key];
@@ -59,27 +62,55 @@ function mergeMap(original: Record<string, unknown>, patch: Record<string, unkno
   return out;
 }
 
-function mergeList(original: unknown, patch: unknown[], path: string): unknown[] {
+function mergeList(original: unknown, patch: unknown[], path: string, setElementOrder: unknown[] | undefined): unknown[] {
   const strategy = LIST_STRATEGIES[path];
   const replaceDirective = patch.some((x) => isPlainObject(x) && x['$patch'] === 'replace');
   if (!strategy || replaceDirective) return patch.filter((x) => !(isPlainObject(x) && x['$patch'] === 'replace')).map(stripDeep);
-  const current = Array.isArray(original) ? [...original] : [];
+  const server = Array.isArray(original) ? original : [];
+  const identity = (x: unknown): unknown => (strategy.kind === 'keyed' && isPlainObject(x) ? x[strategy.key] : x);
+  const current = [...server];
   if (strategy.kind === 'set') {
     for (const v of patch) if (!current.includes(v)) current.push(v);
-    return current;
-  }
-  for (const item of patch) {
-    if (!isPlainObject(item)) throw new StrategicMergePatchError(`${path}: expected objects with merge key "${strategy.key}"`);
-    const keyValue = item[strategy.key];
-    const index = current.findIndex((c) => isPlainObject(c) && c[strategy.key] === keyValue);
-    if (item['$patch'] === 'delete') {
-      if (index >= 0) current.splice(index, 1);
-      continue;
+  } else {
+    for (const item of patch) {
+      if (!isPlainObject(item)) throw new StrategicMergePatchError(`${path}: expected objects with merge key "${strategy.key}"`);
+      const keyValue = item[strategy.key];
+      const index = current.findIndex((c) => isPlainObject(c) && c[strategy.key] === keyValue);
+      if (item['$patch'] === 'delete') {
+        if (index >= 0) current.splice(index, 1);
+        continue;
+      }
+      if (index >= 0) current[index] = mergeMap(current[index] as Record<string, unknown>, item, `${path}[]`);
+      else current.push(stripDirectives(item));
     }
-    if (index >= 0) current[index] = mergeMap(current[index] as Record<string, unknown>, item, `${path}[]`);
-    else current.push(stripDirectives(item));
   }
-  return current;
+  return normalizeOrder(current, (setElementOrder ?? patch).map(identity), server.map(identity), identity);
+}
+
+/**
+ * The element order strategicpatch gives a merged list: items named by the patch in patch order, with the items only
+ * the server has slotted in before the first patch item that comes after them on the server. New items therefore
+ * lead, which is what clients comparing lists after a patch observe.
+ */
+function normalizeOrder(merged: unknown[], patchOrder: unknown[], serverOrder: unknown[], identity: (x: unknown) => unknown): unknown[] {
+  const inPatch = (x: unknown): boolean => patchOrder.includes(identity(x));
+  const byIndexIn = (order: unknown[]) => (a: unknown, b: unknown) => order.indexOf(identity(a)) - order.indexOf(identity(b));
+  const patched = merged.filter(inPatch).sort(byIndexIn(patchOrder));
+  const serverOnly = merged.filter((x) => !inPatch(x)).sort(byIndexIn(serverOrder));
+  const out: unknown[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < serverOnly.length || j < patched.length) {
+    if (j >= patched.length) out.push(serverOnly[i++]);
+    else if (i >= serverOnly.length) out.push(patched[j++]);
+    else {
+      const l = serverOrder.indexOf(identity(serverOnly[i]));
+      const r = serverOrder.indexOf(identity(patched[j]));
+      if (l >= 0 && r >= 0 && l < r) out.push(serverOnly[i++]);
+      else out.push(patched[j++]);
+    }
+  }
+  return out;
 }
 
 function stripDirectives(obj: Record<string, unknown>): Record<string, unknown> {

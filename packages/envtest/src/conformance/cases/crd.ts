@@ -106,6 +106,16 @@ export function crdCases(ctx: SuiteContext): void {
     expect(Number(status.body.metadata.resourceVersion)).toBeGreaterThan(Number(labelOnly.body.metadata.resourceVersion));
   });
 
+  test('cr: a body without kind or apiVersion is 400 (no defaulting from the URL, unlike built-ins)', async () => {
+    const group = await installWidgets(ctx);
+    const ns = await ctx.namespace();
+    const base = `/apis/${group}/v1/namespaces/${ns}/widgets`;
+    const noKind = await ctx.client.post(base, { apiVersion: `${group}/v1`, metadata: { name: 'k' }, spec: { size: 1 } });
+    expectStatus(noKind, 400, 'BadRequest', /^the object provided is unrecognized \(must be of type Widget\): Object 'Kind' is missing in '\{/);
+    const noVersion = await ctx.client.post(base, { kind: 'Widget', metadata: { name: 'v' }, spec: { size: 1 } });
+    expectStatus(noVersion, 400, 'BadRequest', `the API version in the data () does not match the expected API version (${group}/v1)`);
+  });
+
   test('cr: an update without resourceVersion is 422', async () => {
     const group = await installWidgets(ctx);
     const ns = await ctx.namespace();
@@ -114,7 +124,7 @@ export function crdCases(ctx: SuiteContext): void {
     const { resourceVersion: _rv, ...meta } = created.metadata;
     const res = await ctx.client.put(`${base}/w`, { ...created, metadata: meta, spec: { size: 5 } });
     expectStatus(res, 422, 'Invalid');
-    expect(res.body.message).toContain('metadata.resourceVersion: Invalid value: 0x0: must be specified for an update');
+    expect(res.body.message).toBe(`widgets.${group} "w" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update`);
   });
 
   test('cr: strategic merge patch is 415; merge patch works', async () => {

@@ -73,7 +73,7 @@ export function crudCases(ctx: SuiteContext): void {
     const res = await ctx.client.post(cmPath(ns), { metadata: {} });
     expectStatus(res, 422, 'Invalid');
     expect(res.body.message).toContain('metadata.name: Required value: name or generateName is required');
-    expect(res.body.details.causes).toContainEqual(expect.objectContaining({ type: 'FieldValueRequired', field: 'metadata.name' }));
+    expect(res.body.details.causes).toContainEqual(expect.objectContaining({ reason: 'FieldValueRequired', field: 'metadata.name' }));
   });
 
   test('create: an invalid name is 422 Invalid', async () => {

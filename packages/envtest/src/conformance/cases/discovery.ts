@@ -58,11 +58,19 @@ export function discoveryCases(ctx: SuiteContext): void {
     }
   });
 
-  test('discovery: an unknown path is the plain-text 404 page', async () => {
-    for (const path of ['/nope', '/apis/nope.example.com/v1', '/api/v2', '/api/v1/widgets']) {
+  test('discovery: an unknown path outside the API roots or groups is the plain-text 404 page', async () => {
+    for (const path of ['/nope', '/apis/nope.example.com', '/apis/nope.example.com/v1']) {
       const res = await ctx.client.get(path);
       expect(res.status, path).toBe(404);
       expect(res.text, path).toBe('404 page not found\n');
+    }
+  });
+
+  test('discovery: an unknown version or resource under /api or a served group is a NotFound Status', async () => {
+    for (const path of ['/api/v2', '/api/v1/widgets', '/api/v1/namespaces/default/widgets', '/apis/coordination.k8s.io/v9', '/apis/coordination.k8s.io/v1/nope']) {
+      const res = await ctx.client.get(path);
+      expect(res.status, path).toBe(404);
+      expect(res.body, path).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', details: {}, code: 404 });
     }
   });
 }

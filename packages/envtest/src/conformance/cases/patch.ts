@@ -40,8 +40,9 @@ export function patchCases(ctx: SuiteContext): void {
     expect((await ctx.client.patch(cmPath(ns, 's'), SMP, { metadata: { finalizers: ['b.example.com/two'] } })).status).toBe(200);
     const res = await ctx.client.patch(cmPath(ns, 's'), SMP, { metadata: { ownerReferences: [owner('22222222-2222-2222-2222-222222222222')] } });
     expect(res.status).toBe(200);
-    expect(res.body.metadata.finalizers).toEqual(['a.example.com/one', 'b.example.com/two']);
-    expect(res.body.metadata.ownerReferences.map((o: any) => o.uid)).toEqual(['11111111-1111-1111-1111-111111111111', '22222222-2222-2222-2222-222222222222']);
+    // Items the patch names lead; items only the server had follow (strategicpatch's normalizeElementOrder).
+    expect(res.body.metadata.finalizers).toEqual(['b.example.com/two', 'a.example.com/one']);
+    expect(res.body.metadata.ownerReferences.map((o: any) => o.uid)).toEqual(['22222222-2222-2222-2222-222222222222', '11111111-1111-1111-1111-111111111111']);
     // Clean up so the namespace holds nothing stuck.
     await ctx.client.patch(cmPath(ns, 's'), MERGE, { metadata: { finalizers: null } });
   });
@@ -93,10 +94,32 @@ export function patchCases(ctx: SuiteContext): void {
     expect((await apply('first', 'a')).status).toBe(201);
     const clash = await apply('second', 'b');
     expectStatus(clash, 409, 'Conflict', /^Apply failed with 1 conflict: conflict with "first"/);
-    expect(clash.body.details.causes).toContainEqual(expect.objectContaining({ type: 'FieldManagerConflict', field: '.data.key' }));
+    expect(clash.body.details.causes).toContainEqual(expect.objectContaining({ reason: 'FieldManagerConflict', field: '.data.key' }));
     const forced = await apply('second', 'b', true);
     expect(forced.status).toBe(200);
     expect(forced.body.data).toEqual({ key: 'b' });
+  });
+
+  test('managedFields: an Update owns the maps and lists it adds ("."); owner references are owned whole', async () => {
+    const ns = await ctx.namespace();
+    const owner = { apiVersion: 'v1', kind: 'ConfigMap', name: 'o', uid: '11111111-1111-1111-1111-111111111111' };
+    const created = await ctx.client.post(
+      cmPath(ns),
+      { ...configMap('dots', { k: 'v' }, { a: 'b' }), metadata: { name: 'dots', labels: { a: 'b' }, finalizers: ['f.example.com/x'], ownerReferences: [owner] } },
+      { fieldManager: 'creator' },
+    );
+    expect(created.body.metadata.managedFields[0].fieldsV1).toEqual({
+      'f:data': { '.': {}, 'f:k': {} },
+      'f:metadata': {
+        'f:finalizers': { '.': {}, 'v:"f.example.com/x"': {} },
+        'f:labels': { '.': {}, 'f:a': {} },
+        'f:ownerReferences': { '.': {}, [`k:{"uid":"${owner.uid}"}`]: {} },
+      },
+    });
+    const patched = await ctx.client.patch(cmPath(ns, 'dots'), SMP, { metadata: { finalizers: ['g.example.com/y'] } }, { fieldManager: 'finalizer' });
+    const byManager = Object.fromEntries(patched.body.metadata.managedFields.map((e: any) => [e.manager, e.fieldsV1]));
+    expect(byManager['finalizer']).toEqual({ 'f:metadata': { 'f:finalizers': { 'v:"g.example.com/y"': {} } } });
+    await ctx.client.patch(cmPath(ns, 'dots'), MERGE, { metadata: { finalizers: null } });
   });
 
   test('apply: fields a manager stops applying are removed, fields of other managers stay', async () => {
@@ -115,11 +138,12 @@ export function patchCases(ctx: SuiteContext): void {
     const ns = await ctx.namespace();
     const created = await ctx.client.post(cmPath(ns), configMap('mf', { a: '1', b: '1' }), { fieldManager: 'creator' });
     expect(created.body.metadata.managedFields).toEqual([
-      expect.objectContaining({ manager: 'creator', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:a': {}, 'f:b': {} } } }),
+      expect.objectContaining({ manager: 'creator', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { '.': {}, 'f:a': {}, 'f:b': {} } } }),
     ]);
     const edited = await ctx.client.patch(cmPath(ns, 'mf'), MERGE, { data: { b: '2' } }, { fieldManager: 'editor' });
     const byManager = Object.fromEntries(edited.body.metadata.managedFields.map((e: any) => [e.manager, e.fieldsV1]));
-    expect(byManager).toEqual({ creator: { 'f:data': { 'f:a': {} } }, editor: { 'f:data': { 'f:b': {} } } });
+    // The creator added the map itself ("."), so it keeps owning it when another writer changes a key.
+    expect(byManager).toEqual({ creator: { 'f:data': { '.': {}, 'f:a': {} } }, editor: { 'f:data': { 'f:b': {} } } });
     const apply = (force?: boolean) =>
       ctx.client.request('PATCH', cmPath(ns, 'mf'), { body: configMap('mf', { a: '9' }), contentType: APPLY, query: { fieldManager: 'applier', force } });
     const clash = await apply();

@@ -37,7 +37,8 @@ export function representationCases(ctx: SuiteContext): void {
   test('representation: a Table of custom resources uses the CRD printer columns', async () => {
     const group = await installWidgets(ctx, { printerColumns: true });
     const ns = await ctx.namespace();
-    await ctx.client.post(`/apis/${group}/v1/namespaces/${ns}/widgets`, { metadata: { name: 'w' }, spec: { size: 7 } });
+    const created = await ctx.client.post(`/apis/${group}/v1/namespaces/${ns}/widgets`, { apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name: 'w' }, spec: { size: 7 } });
+    expect(created.status, created.text).toBe(201);
     const res = await ctx.client.request('GET', `/apis/${group}/v1/namespaces/${ns}/widgets`, { headers: { Accept: TABLE } });
     expect(res.body.columnDefinitions.map((c: { name: string }) => c.name)).toEqual(['Name', 'Size', 'Color']);
     expect(res.body.rows[0].cells).toEqual(['w', 7, 'blue']);

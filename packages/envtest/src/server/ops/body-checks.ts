@@ -5,13 +5,16 @@ import type { StoredObject } from '../../storage/types.js';
 import type { CollectionTarget } from '../object-target.js';
 
 /**
- * A deep copy of the body as a stored object: apiVersion and kind may be omitted (taken from the URL) but must match
- * when present; metadata must be an object.
+ * A deep copy of the body as a stored object: apiVersion and kind may be omitted for built-ins (taken from the URL)
+ * but must match when present; metadata must be an object.
  */
 export function objectFromBody(target: CollectionTarget, body: Record<string, unknown>): StoredObject {
   const gv = groupVersion(target.type.group, target.version);
-  if (body['apiVersion'] !== undefined && body['apiVersion'] !== gv)
-    throw badRequest(`the API version in the data (${String(body['apiVersion'])}) does not match the expected API version (${gv})`);
+  // Custom resources are decoded as unstructured, which cannot default the type from the URL as built-ins do.
+  if (target.type.custom && (typeof body['kind'] !== 'string' || body['kind'] === '')) throw unrecognized(target, 'Kind', body);
+  const apiVersion = target.type.custom ? (body['apiVersion'] ?? '') : body['apiVersion'];
+  if (apiVersion !== undefined && apiVersion !== gv)
+    throw badRequest(`the API version in the data (${String(apiVersion)}) does not match the expected API version (${gv})`);
   if (body['kind'] !== undefined && body['kind'] !== target.type.kind)
     throw badRequest(`the kind in the data (${String(body['kind'])}) does not match the expected kind (${target.type.kind})`);
   const metadata = body['metadata'] ?? {};
@@ -19,6 +22,12 @@ export function objectFromBody(target: CollectionTarget, body: Record<string, un
   const obj = structuredClone({ ...body, metadata }) as StoredObject;
   const { apiVersion: _a, kind: _k, ...rest } = obj;
   return { apiVersion: gv, kind: target.type.kind, ...rest } as StoredObject;
+}
+
+function unrecognized(target: CollectionTarget, field: 'Kind', body: Record<string, unknown>): Error {
+  const text = JSON.stringify(body);
+  const short = text.length > 30 ? `${text.slice(0, 30)} ...` : text;
+  return badRequest(`the object provided is unrecognized (must be of type ${target.type.kind}): Object '${field}' is missing in '${text}' (${short})`);
 }
 
 export function checkNamespace(obj: StoredObject, namespace: string | undefined): void {
