@@ -109,6 +109,16 @@ export class LeaseElector {
     return undefined;
   }
 
+  /**
+   * One attempt without campaigning: the term if this replica holds the Lease afterwards (taken or renewed), else
+   * undefined (another holder's claim has not expired, or it won a race). API errors throw. Sharding's per-cluster
+   * fences use it to try many Leases on their own schedule; keep one elector per Lease, since expiry is judged from
+   * what this instance observed.
+   */
+  async tryAcquire(signal: AbortSignal): Promise<Leadership | undefined> {
+    return (await this.tryAcquireOrRenew(signal)) ? this.lead() : undefined;
+  }
+
   /** Runs the renew loop for a fresh term. */
   private lead(): Leadership {
     const term = new AbortController();

@@ -20,13 +20,16 @@ import type { MetricsRecorder } from '../metrics/types.js';
 import { ClusterNotFoundError } from '../multicluster/errors.js';
 import { LOCAL_CLUSTER, isProviderRunnable, type Aware, type ClusterName, type Provider } from '../multicluster/types.js';
 import type { ObjectKind } from '../object/types.js';
+import { ShardCoordinator } from '../sharding/coordinator.js';
+import { ClusterNotOwnedError } from '../sharding/errors.js';
+import { resolveSharding } from '../sharding/options.js';
 import { linkedAbort, sleep, whenAborted, type LinkedAbort } from './abort.js';
 import { Engagements } from './engagements.js';
 import {
   FieldIndexFailedError, GracefulShutdownTimeoutError, ManagerAlreadyStartedError, ManagerConfigError,
   ManagerStoppedError, RunnableFailedError,
 } from './errors.js';
-import { leaseNamespace, validateOptions, type ManagerOptions } from './options.js';
+import { leaseNamespace, namespaceOr, validateOptions, type ManagerOptions } from './options.js';
 import { runnableName } from './runnable-name.js';
 import type { AwareRunnable, ClusterContext, Manager, Runnable } from './types.js';
 
@@ -69,6 +72,7 @@ export class MultiClusterManager implements Manager {
   private readonly readyChecks = new HealthChecks();
   private readonly servers: ProbeServer[] = [];
   private readonly elector: LeaseElector | undefined;
+  private readonly coordinator: ShardCoordinator | undefined;
   private readonly gracefulShutdownTimeoutMs: number;
   private readonly electedPromise: Promise<void>;
   private resolveElected!: () => void;
@@ -96,6 +100,13 @@ export class MultiClusterManager implements Manager {
         namespace: leaseNamespace(le), name: le.name, identity: le.id, leaseDurationMs: le.leaseDurationMs,
         renewDeadlineMs: le.renewDeadlineMs, retryPeriodMs: le.retryPeriodMs, logger: this.logger.with({ cluster: LOCAL_CLUSTER }),
       });
+    }
+    if (options.sharding) {
+      const sharding = resolveSharding(options.sharding, namespaceOr(options.sharding.namespace, 'sharding.namespace'));
+      this.coordinator = new ShardCoordinator(
+        this.local.client, sharding, (signal, name, cluster) => this.engagements.engage(signal, name, cluster),
+        this.logger.with({ shardGroup: sharding.groupName, replica: sharding.id }),
+      );
     }
     this.readyChecks.add('local-cache-sync', async (signal) => {
       if (!this.localSynced) throw new Error('the local cluster cache has not synced yet');
@@ -133,7 +144,7 @@ export class MultiClusterManager implements Manager {
     this.registered.push(runnable);
     const run = this.run;
     if (run && this.state === 'running') {
-      if (runnable.needLeaderElection === false) {
+      if (!this.leaderOnly(runnable)) {
         if (run.nonLeaderStarted) this.startRunnable(runnable, run.runnables.signal);
       } else if (run.leaderSignal) {
         this.startRunnable(runnable, run.leaderSignal);
@@ -142,8 +153,16 @@ export class MultiClusterManager implements Manager {
     if (isAware(runnable)) this.engagements.addAware(runnable);
   }
 
+  /** Engages a cluster with every Aware runnable; with sharding, only once this replica owns it and holds its fence. */
   engage(signal: AbortSignal, name: ClusterName, cluster: Cluster): Promise<void> {
+    if (this.coordinator) return this.coordinator.engage(signal, name, cluster);
     return this.engagements.engage(signal, name, cluster);
+  }
+
+  /** With sharding, Aware runnables run on every replica (fences guard each cluster); others follow needLeaderElection. */
+  private leaderOnly(r: Runnable | AwareRunnable): boolean {
+    if (r.needLeaderElection === false) return false;
+    return !(this.coordinator && isAware(r));
   }
 
   addHealthzCheck(name: string, check: HealthCheck): void {
@@ -162,6 +181,10 @@ export class MultiClusterManager implements Manager {
       throw new ClusterNotFoundError(name, {
         cause: new Error(`the manager has no provider, so only the local cluster "" exists (asked for ${JSON.stringify(name)})`),
       });
+    }
+    if (this.coordinator && !this.coordinator.owns(name)) {
+      await this.provider.get(name, signal); // a cluster nobody has stays ClusterNotFoundError
+      throw new ClusterNotOwnedError(name, this.coordinator.id, this.coordinator.ownerOf(name));
     }
     return this.provider.get(name, signal);
   }
@@ -252,8 +275,9 @@ export class MultiClusterManager implements Manager {
       this.fail(new RunnableFailedError('local cluster', err));
     }
     if (!run.stopRequested.signal.aborted) {
-      for (const r of this.registered) if (r.needLeaderElection === false) this.startRunnable(r, run.runnables.signal);
+      for (const r of this.registered) if (!this.leaderOnly(r)) this.startRunnable(r, run.runnables.signal);
       run.nonLeaderStarted = true;
+      if (this.coordinator) this.startSharding(run.runnables.signal);
       campaign = this.campaign(run);
     }
 
@@ -281,12 +305,22 @@ export class MultiClusterManager implements Manager {
     if (run.stopRequested.signal.aborted) return term;
     run.leaderSignal = leaderSignal;
     this.resolveElected();
-    for (const r of this.registered) if (r.needLeaderElection !== false) this.startRunnable(r, leaderSignal);
-    if (isProviderRunnable(this.provider)) {
+    for (const r of this.registered) if (this.leaderOnly(r)) this.startRunnable(r, leaderSignal);
+    if (!this.coordinator && isProviderRunnable(this.provider)) {
       const provider = this.provider;
       this.track(provider, 'provider', leaderSignal, () => provider.start(leaderSignal, this));
     }
     return term;
+  }
+
+  /** Sharding runs on every replica: the coordinator (peers, fences), then the provider that feeds it. */
+  private startSharding(signal: AbortSignal): void {
+    const coordinator = this.coordinator!;
+    this.track(coordinator, 'shard coordinator', signal, () => coordinator.start(signal));
+    if (isProviderRunnable(this.provider)) {
+      const provider = this.provider;
+      this.track(provider, 'provider', signal, () => provider.start(signal, this));
+    }
   }
 
   private startRunnable(r: Runnable, signal: AbortSignal): void {
@@ -341,11 +375,17 @@ export class MultiClusterManager implements Manager {
     const deadline = performance.now() + this.gracefulShutdownTimeoutMs;
     const remaining = () => Math.max(0, deadline - performance.now());
 
+    // Sharding first: clusters disengage now, but their fences stay held until the runnables have stopped.
+    this.coordinator?.stop();
     run.runnables.abort();
     this.engagements.stop();
     const term = await campaign;
     const runnablesStopped = await settleWithin([...this.running.values()].map((r) => r.done), remaining());
     const stillRunning = [...this.running.values()].filter((_r, i) => !runnablesStopped.settled[i]).map((r) => r.name);
+    if (this.coordinator) {
+      if (stillRunning.length > 0) this.logger.warn('releasing cluster fences although runnables are still running', { stillRunning });
+      await settleWithin([this.coordinator.close().catch((err: unknown) => this.logger.error('releasing cluster fences failed', err))], remaining());
+    }
     if (term) {
       // Hand over at once only if no leader work is still running; otherwise let the Lease expire, so two leaders
       // never overlap. Released before the local cluster stops, because the release is written through its client.

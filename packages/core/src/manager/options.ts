@@ -6,6 +6,7 @@ import type { Logger } from '../log/logger.js';
 import type { MetricsRecorder } from '../metrics/types.js';
 import type { MetricsSource } from '../healthz/probe-server.js';
 import { parseBindAddress } from '../healthz/bind-address.js';
+import type { ShardingOptions } from '../sharding/options.js';
 import { ManagerConfigError } from './errors.js';
 
 /**
@@ -42,6 +43,13 @@ export interface ManagerOptions {
   gracefulShutdownTimeoutMs?: number;
   /** Use this cluster as the local cluster "" instead of building one from the config. The manager starts it. */
   localCluster?: Cluster;
+  /**
+   * Splits the provider's clusters across the replicas sharing `sharding.groupName` (see sharding/README.md). With
+   * sharding on, the provider and every Aware runnable (controllers) run on every replica even when leader election
+   * is on: per-cluster fence Leases, not leadership, keep two replicas from reconciling one cluster. Runnables that
+   * are not Aware still honour `needLeaderElection`.
+   */
+  sharding?: ShardingOptions;
   /** Builds the local cluster from the config when `localCluster` is absent. Default: `newCluster`. */
   newCluster?: (config: KubeConfig, options: { logger: Logger; metrics: MetricsRecorder }) => Cluster;
 }
@@ -50,14 +58,19 @@ const serviceAccountNamespace = '/var/run/secrets/kubernetes.io/serviceaccount/n
 
 /** The Lease namespace: as configured, else the pod's own namespace (as controller-runtime). */
 export function leaseNamespace(le: LeaderElectionOptions): string {
-  if (le.namespace) return le.namespace;
+  return namespaceOr(le.namespace, 'leaderElection.namespace');
+}
+
+/** `namespace` if set, else the pod's namespace; throws naming `option` when neither exists. */
+export function namespaceOr(namespace: string | undefined, option: string): string {
+  if (namespace) return namespace;
   try {
     const ns = readFileSync(serviceAccountNamespace, 'utf8').trim();
     if (ns) return ns;
   } catch {
     // not running in a pod
   }
-  throw new ManagerConfigError('leaderElection.namespace is required when not running inside a cluster');
+  throw new ManagerConfigError(`${option} is required when not running inside a cluster`);
 }
 
 export function validateOptions(options: ManagerOptions): void {
