@@ -122,6 +122,11 @@ export class MiloFixtures {
     await this.admin.send('PATCH', `${controlPlanesPath}/${encodeURIComponent(name)}`, { metadata: { labels } }, 'application/merge-patch+json');
   }
 
+  /** Any other request a test needs, as the server's admin: JSON in and out, MiloRequestError on a non-2xx answer. */
+  request<T = Record<string, unknown>>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown, contentType?: string): Promise<T> {
+    return this.admin.send<T>(method, path, body, contentType);
+  }
+
   /** Ends the fixtures' connections (the server stays up). */
   close(): void {
     this.admin.close();
