@@ -1,0 +1,251 @@
+/**
+ * Sharding end to end: several managers (replicas) against one envtest host that holds the peer and fence Leases,
+ * and a fleet of member envtest servers that every replica's provider knows. Checks that each cluster is owned by
+ * exactly one replica, that adding and stopping replicas rebalances within the stated bound, that no two replicas
+ * ever reconcile one cluster at once (sampled from the engagements and fences, and checked on the reconcile log's
+ * timestamps), that non-owners run no informers for a cluster, and that getCluster refuses non-owned clusters.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KubeConfig } from '@kubernetes/client-node';
+import { startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
+import { controllerManagedBy } from '../builder/builder.js';
+import { newCluster, type KubeCluster } from '../cluster/cluster.js';
+import { leaseKind, type Lease } from '../leaderelection/lease-elector.js';
+import { silentLogger } from '../log/logger.js';
+import { configMap, configMapKind, TestFleetProvider } from '../manager/fleet.test-util.js';
+import { newManager, type MultiClusterManager } from '../manager/manager.js';
+import { ClusterNotFoundError } from '../multicluster/errors.js';
+import type { ReconcileContext, Request } from '../reconcile/types.js';
+import { ClusterNotOwnedError } from './errors.js';
+import { fenceLeaseName } from './fence.js';
+import type { ShardingTimings } from './options.js';
+import { ownerOf, type Peer } from './rendezvous.js';
+
+const group = 'shard-it';
+/** Fast timings; the production defaults are about ten times slower. */
+const timings: ShardingTimings = {
+  peerLeaseDurationMs: 2000, peerRenewIntervalMs: 200,
+  fenceLeaseDurationMs: 2000, fenceRenewDeadlineMs: 1500, fenceRetryPeriodMs: 200, recomputeIntervalMs: 1000,
+};
+/** The rebalancing bound for these timings when a replica joins or stops cleanly (README: peerRenew + 2 × fenceRetry + engage). */
+const rebalanceBoundMs = 3000;
+
+let host: ApiServer;
+let members: ApiServer[] = [];
+const names: string[] = [];
+/** The test's own clients: one per member, and one for the host's Leases. */
+const tools: KubeCluster[] = [];
+let hostTool: KubeCluster;
+
+interface Interval { replica: string; cluster: string; start: number; end: number }
+const reconciles: Interval[] = [];
+
+function kubeconfigOf(server: ApiServer): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromString(server.kubeconfig());
+  return kc;
+}
+
+interface Replica {
+  id: string;
+  weight: number;
+  mgr: MultiClusterManager;
+  provider: TestFleetProvider;
+  stop: AbortController;
+  done: Promise<void>;
+}
+const replicas: Replica[] = [];
+
+async function startReplica(id: string, weight = 1): Promise<Replica> {
+  const provider = new TestFleetProvider();
+  const mgr = newManager(kubeconfigOf(host), provider, {
+    logger: silentLogger, gracefulShutdownTimeoutMs: 10_000,
+    sharding: { groupName: group, namespace: 'default', id, weight, timings },
+  });
+  controllerManagedBy(mgr).named('record').for(configMapKind).complete(async (req: Request, ctx: ReconcileContext) => {
+    const entry: Interval = { replica: id, cluster: req.clusterName, start: performance.now(), end: Number.NaN };
+    reconciles.push(entry);
+    try {
+      const cluster = await mgr.getCluster(req.clusterName, ctx.signal);
+      await cluster.client.get(configMapKind, req, { signal: ctx.signal });
+    } finally {
+      entry.end = performance.now();
+    }
+  });
+  const stop = new AbortController();
+  const r: Replica = { id, weight, mgr, provider, stop, done: mgr.start(stop.signal) };
+  replicas.push(r);
+  await Promise.all(names.map((name, i) => provider.add(name, kubeconfigOf(members[i % members.length]!))));
+  return r;
+}
+
+async function stopReplica(r: Replica): Promise<void> {
+  r.stop.abort();
+  await r.done;
+  replicas.splice(replicas.indexOf(r), 1);
+}
+
+const live = () => replicas.filter((r) => !r.stop.signal.aborted);
+const peersOf = (rs: Replica[]): Peer[] => rs.map((r) => ({ id: r.id, weight: r.weight }));
+
+/** cluster → replicas that have it engaged. */
+function engagedBy(): Map<string, string[]> {
+  const m = new Map<string, string[]>(names.map((n) => [n, []]));
+  for (const r of replicas) for (const c of r.mgr.engagedClusters()) m.get(c)?.push(r.id);
+  return m;
+}
+
+/** The assignment rendezvous hashing gives for the live replicas, as cluster → [owner]. */
+function expected(): Map<string, string[]> {
+  return new Map(names.map((n) => [n, [ownerOf(n, peersOf(live()))!.id]]));
+}
+
+/** Samples engagements every few ms: a cluster engaged on two replicas at once is recorded. */
+function watchForDoubleOwnership(): { stop: () => string[] } {
+  const seen: string[] = [];
+  const timer = setInterval(() => {
+    for (const [c, owners] of engagedBy()) if (owners.length > 1) seen.push(`${c}: ${owners.join(', ')}`);
+  }, 5);
+  return { stop: () => { clearInterval(timer); return seen; } };
+}
+
+/** Keeps one ConfigMap per member changing, so every owner reconciles all the time. `stop` rethrows a failed write. */
+function churn(): { stop: () => Promise<void> } {
+  const ac = new AbortController();
+  const loops = tools.map(async (t, i) => {
+    let n = 0;
+    while (!ac.signal.aborted) {
+      try {
+        await t.client.patch(configMapKind, { namespace: 'default', name: 'churn' }, { type: 'merge', body: { data: { n: String(++n) } } }, { signal: ac.signal });
+      } catch (err) {
+        if (!ac.signal.aborted) throw new Error(`churn on member server ${i} failed`, { cause: err });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }).map((p) => p.then(() => undefined, (err: unknown) => err));
+  return {
+    stop: async () => {
+      ac.abort();
+      const failure = (await Promise.all(loops)).find((e) => e !== undefined);
+      if (failure) throw failure;
+    },
+  };
+}
+
+function overlaps(): string[] {
+  const bad: string[] = [];
+  for (const name of names) {
+    const xs = reconciles.filter((r) => r.cluster === name).sort((a, b) => a.start - b.start);
+    let last: Interval | undefined;
+    for (const x of xs) {
+      if (last && last.replica !== x.replica && x.start < last.end) bad.push(`${name}: ${last.replica} and ${x.replica}`);
+      if (!last || x.end > last.end || Number.isNaN(x.end)) last = x;
+    }
+  }
+  return bad;
+}
+
+async function fenceHolders(): Promise<Map<string, string>> {
+  const m = new Map<string, string>();
+  for (const name of names) {
+    try {
+      const lease = await hostTool.client.get<Lease>(leaseKind, { namespace: 'default', name: fenceLeaseName(group, name) });
+      m.set(name, lease.spec?.holderIdentity ?? '');
+    } catch {
+      m.set(name, '');
+    }
+  }
+  return m;
+}
+
+beforeAll(async () => {
+  host = await startApiServer();
+  members = await Promise.all(Array.from({ length: 6 }, () => startApiServer()));
+  // Two cluster names per member server: names are what is sharded.
+  for (let i = 0; i < 2 * members.length; i++) names.push(`member-${i}`);
+  for (let i = 0; i < members.length; i++) {
+    const t = newCluster(kubeconfigOf(members[i]!), { logger: silentLogger });
+    tools.push(t);
+    await t.client.create(configMap('churn'));
+  }
+  hostTool = newCluster(kubeconfigOf(host), { logger: silentLogger });
+});
+
+afterAll(async () => {
+  for (const r of replicas) r.stop.abort();
+  await Promise.allSettled(replicas.map((r) => r.done));
+  await Promise.all([...tools, hostTool].map((t) => t.close()));
+  await Promise.all([host, ...members].map((s) => s.close()));
+});
+
+describe('sharding across replicas', () => {
+  const poll = { timeout: 10_000, interval: 20 };
+
+  it('owns each cluster on exactly one replica, rebalances on join and leave within the bound, never twice at once', async () => {
+    const guard = watchForDoubleOwnership();
+    const writes = churn();
+    let joinTook = Number.NaN;
+    let leaveTook = Number.NaN;
+    let left = Number.NaN;
+    let held: string[] = [];
+    let leaving: Replica | undefined;
+    try {
+    await Promise.all([startReplica('replica-a'), startReplica('replica-b'), startReplica('replica-c')]);
+    await expect.poll(engagedBy, poll).toEqual(expected());
+    // The fences say the same.
+    await expect.poll(async () => [...(await fenceHolders()).entries()], poll)
+      .toEqual([...expected().entries()].map(([c, [o]]) => [c, o]));
+    // Only the owners run informers: one ConfigMap watch per cluster name (two per server), not one per replica.
+    await expect.poll(() => members.map((m) => m.stats().openWatches), poll).toEqual(members.map(() => 2));
+
+    // A replica joins: it takes its share and the old owners let go of it.
+    const joined = performance.now();
+    await startReplica('replica-d');
+    await expect.poll(engagedBy, poll).toEqual(expected());
+    joinTook = performance.now() - joined;
+
+    // A replica stops: its clusters move to the others.
+    leaving = [...replicas].sort((x, y) => y.mgr.engagedClusters().length - x.mgr.engagedClusters().length)[0]!;
+    held = leaving.mgr.engagedClusters();
+    left = performance.now();
+    const stopped = stopReplica(leaving);
+    await expect.poll(engagedBy, poll).toEqual(expected());
+    leaveTook = performance.now() - left;
+    await stopped;
+    await expect.poll(() => members.map((m) => m.stats().openWatches), poll).toEqual(members.map(() => 2));
+
+    } finally {
+      await writes.stop();
+    }
+    expect(guard.stop()).toEqual([]);
+    expect(overlaps()).toEqual([]);
+    // Every cluster was reconciled by its final owner after the moves.
+    const owners = expected();
+    for (const name of names) {
+      expect(reconciles.some((r) => r.cluster === name && r.replica === owners.get(name)![0] && r.start > left)).toBe(true);
+    }
+    console.info(`sharding: join rebalanced in ${Math.round(joinTook)} ms, leave in ${Math.round(leaveTook)} ms, ${reconciles.length} reconciles`);
+    expect(joinTook).toBeLessThan(rebalanceBoundMs);
+    expect(leaveTook).toBeLessThan(rebalanceBoundMs);
+    // The stopped replica had clusters, and each now runs on a surviving replica.
+    expect(held.length).toBeGreaterThan(0);
+    for (const name of held) expect(engagedBy().get(name)).not.toContain(leaving!.id);
+  });
+
+  it('answers getCluster only for owned clusters, with a distinct error that still counts as not found', async () => {
+    await expect.poll(engagedBy, poll).toEqual(expected());
+    const [owner, other] = live();
+    const name = names.find((n) => expected().get(n)![0] === owner!.id)!;
+    expect((await owner!.mgr.getCluster(name)).name).toBe(name);
+    const err = await other!.mgr.getCluster(name).then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(ClusterNotOwnedError);
+    expect(err).toBeInstanceOf(ClusterNotFoundError);
+    expect((err as ClusterNotOwnedError).owner).toBe(owner!.id);
+    expect((err as Error).message).toContain(owner!.id);
+    const unknown = await other!.mgr.getCluster('no-such-cluster').then(() => undefined, (e: unknown) => e);
+    expect(unknown).toBeInstanceOf(ClusterNotFoundError);
+    expect(unknown).not.toBeInstanceOf(ClusterNotOwnedError);
+    // The local cluster is never sharded.
+    expect(await other!.mgr.getCluster('')).toBe(other!.mgr.getLocalCluster());
+  });
+});
