@@ -14,6 +14,7 @@ import { leaseKind, type Lease } from '../leaderelection/lease-elector.js';
 import { silentLogger } from '../log/logger.js';
 import { configMap, configMapKind, TestFleetProvider } from '../manager/fleet.test-util.js';
 import { newManager, type MultiClusterManager } from '../manager/manager.js';
+import type { ManagerOptions } from '../manager/options.js';
 import { ClusterNotFoundError } from '../multicluster/errors.js';
 import type { ReconcileContext, Request } from '../reconcile/types.js';
 import { ClusterNotOwnedError } from './errors.js';
@@ -56,11 +57,11 @@ interface Replica {
 }
 const replicas: Replica[] = [];
 
-async function startReplica(id: string, weight = 1): Promise<Replica> {
+async function startReplica(id: string, weight = 1, extra: Partial<ManagerOptions> = {}): Promise<Replica> {
   const provider = new TestFleetProvider();
   const mgr = newManager(kubeconfigOf(host), provider, {
     logger: silentLogger, gracefulShutdownTimeoutMs: 10_000,
-    sharding: { groupName: group, namespace: 'default', id, weight, timings },
+    sharding: { groupName: group, namespace: 'default', id, weight, timings }, ...extra,
   });
   controllerManagedBy(mgr).named('record').for(configMapKind).complete(async (req: Request, ctx: ReconcileContext) => {
     const entry: Interval = { replica: id, cluster: req.clusterName, start: performance.now(), end: Number.NaN };
@@ -247,5 +248,23 @@ describe('sharding across replicas', () => {
     expect(unknown).not.toBeInstanceOf(ClusterNotOwnedError);
     // The local cluster is never sharded.
     expect(await other!.mgr.getCluster('')).toBe(other!.mgr.getLocalCluster());
+  });
+
+  it('still shards on every replica with leader election on; leader-only runnables stay on the leader', async () => {
+    for (const r of [...replicas]) await stopReplica(r);
+    const le = (id: string): Partial<ManagerOptions> => ({
+      leaderElection: { enabled: true, namespace: 'default', name: 'shard-it-leader', id, leaseDurationMs: 2000, renewDeadlineMs: 1500, retryPeriodMs: 200 },
+    });
+    const leaderOnlyRuns: string[] = [];
+    const before = reconciles.length;
+    const [e, f] = await Promise.all([startReplica('replica-e', 1, le('replica-e')), startReplica('replica-f', 1, le('replica-f'))]);
+    for (const r of [e!, f!]) r.mgr.add({ name: 'singleton', start: async () => { leaderOnlyRuns.push(r.id); } });
+    await expect.poll(engagedBy, poll).toEqual(expected());
+    // Both replicas own clusters (with 12 names and 2 equal peers, each gets some) and reconcile them.
+    expect(e!.mgr.engagedClusters().length).toBeGreaterThan(0);
+    expect(f!.mgr.engagedClusters().length).toBeGreaterThan(0);
+    await expect.poll(() => [...new Set(reconciles.slice(before).map((r) => r.replica))].sort(), poll).toEqual(['replica-e', 'replica-f']);
+    await expect.poll(() => leaderOnlyRuns.length, poll).toBe(1);
+    expect(overlaps()).toEqual([]);
   });
 });
