@@ -170,6 +170,13 @@ export {
   ManagerError, ManagerStoppedError, RunnableFailedError,
 } from './manager/errors.js';
 
+export type { ShardingOptions, ShardingTimings } from './sharding/options.js';
+export type { Peer } from './sharding/rendezvous.js';
+export { ownerOf as rendezvousOwner } from './sharding/rendezvous.js';
+export { fenceLeaseName } from './sharding/fence.js';
+export { groupLabel as shardGroupLabel, roleLabel as shardRoleLabel, weightAnnotation as shardWeightAnnotation } from './sharding/peers.js';
+export { ClusterNotOwnedError, ShardingConfigError, ShardingError } from './sharding/errors.js';
+
 export type { ClusterConnectionOptions, ClusterFactory, RetryOptions } from './providers/engager/cluster-engager.js';
 export { ClusterEngager } from './providers/engager/cluster-engager.js';
 export { EngagerProvider, localClusterOf } from './providers/engager/engager-provider.js';
