@@ -49,14 +49,17 @@ test(`engages ${projects} projects in one process`, async () => {
   const provider = new MiloProvider({ mode: 'projectControlPlane', internalAddress: `${server.url}/clusters/{name}` });
   const mgr = newManager(loadUntrustedKubeconfig(server.kubeconfig()), provider, { logger: silentLogger });
   const before = settledHeap();
+  const startedAt = performance.now();
   const stop = new AbortController();
   const done = mgr.start(stop.signal);
   try {
     await vi.waitFor(() => expect(mgr.engagedClusters()).toHaveLength(projects), { timeout: 120_000, interval: 250 });
+    const engagedAfterMs = performance.now() - startedAt;
     const after = settledHeap();
     const perProject = (after - before) / projects;
     console.log(`[provider-milo] ${projects} projects engaged: heap ${(before / 2 ** 20).toFixed(1)} MiB -> ${(after / 2 ** 20).toFixed(1)} MiB, `
-      + `${(perProject / 1024).toFixed(1)} KiB per engaged idle project (cluster, client, discovery, both ends of its idle keep-alive connection; server objects excluded)`);
+      + `${(perProject / 1024).toFixed(1)} KiB per engaged idle project (cluster, client, discovery, both ends of its idle keep-alive connection; server objects excluded); `
+      + `all engaged ${(engagedAfterMs / 1000).toFixed(1)} s after start`);
     expect([...provider.statuses().values()].every((s) => s.state === 'engaged')).toBe(true);
   } finally {
     stop.abort();

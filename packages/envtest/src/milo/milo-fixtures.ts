@@ -23,6 +23,8 @@ export interface ReadinessCondition {
   lastTransitionTime: string;
 }
 
+type StatusHolder = { status?: { conditions?: ReadinessCondition[] } };
+
 const projectsPath = `/apis/${MILO_PROJECT_GROUP}/${MILO_VERSION}/projects`;
 const controlPlanesPath = `/apis/${MILO_INFRA_GROUP}/${MILO_VERSION}/projectcontrolplanes`;
 
@@ -58,20 +60,20 @@ export class MiloFixtures {
 
   async createProject(name: string, options: ProjectFixtureOptions = {}): Promise<void> {
     const org = options.organization ?? 'test-org';
-    await this.admin.send('POST', projectsPath, {
+    const created = await this.admin.send<StatusHolder>('POST', projectsPath, {
       apiVersion: `${MILO_PROJECT_GROUP}/${MILO_VERSION}`,
       kind: 'Project',
       metadata: { name, labels: { 'resourcemanager.miloapis.com/organization-name': org, ...options.labels } },
       spec: { ownerRef: { kind: 'Organization', name: org } },
     });
-    await this.setCondition(projectsPath, name, options.ready
+    await this.setCondition(projectsPath, name, created, options.ready
       ? condition('Ready', 'True', 'Ready', 'Project is ready')
       : condition('Ready', 'Unknown', 'Unknown', 'Waiting for control plane to reconcile'));
   }
 
   /** Sets the Project's `Ready` condition. */
   setProjectReady(name: string, ready: boolean): Promise<void> {
-    return this.setCondition(projectsPath, name, ready
+    return this.setCondition(projectsPath, name, undefined, ready
       ? condition('Ready', 'True', 'Ready', 'Project is ready')
       : condition('Ready', 'False', 'ControlPlaneUnavailable', 'The control plane is not available'));
   }
@@ -82,7 +84,7 @@ export class MiloFixtures {
 
   /** Creates the ProjectControlPlane Milo's project controller makes for project `name` (same name). */
   async createProjectControlPlane(name: string, options: Omit<ProjectFixtureOptions, 'organization'> & { uid?: string; organization?: string } = {}): Promise<void> {
-    await this.admin.send('POST', controlPlanesPath, {
+    const created = await this.admin.send<StatusHolder>('POST', controlPlanesPath, {
       apiVersion: `${MILO_INFRA_GROUP}/${MILO_VERSION}`,
       kind: 'ProjectControlPlane',
       metadata: {
@@ -96,14 +98,14 @@ export class MiloFixtures {
       },
       spec: {},
     });
-    await this.setCondition(controlPlanesPath, name, options.ready
+    await this.setCondition(controlPlanesPath, name, created, options.ready
       ? condition('ControlPlaneReady', 'True', 'Ready', 'The control plane is ready')
       : condition('ControlPlaneReady', 'False', 'Creating', 'Creating a new control plane for the project'));
   }
 
   /** Sets the ProjectControlPlane's `ControlPlaneReady` condition. */
   setControlPlaneReady(name: string, ready: boolean): Promise<void> {
-    return this.setCondition(controlPlanesPath, name, ready
+    return this.setCondition(controlPlanesPath, name, undefined, ready
       ? condition('ControlPlaneReady', 'True', 'Ready', 'The control plane is ready')
       : condition('ControlPlaneReady', 'False', 'Unavailable', 'The control plane is not available'));
   }
@@ -132,11 +134,15 @@ export class MiloFixtures {
     this.admin.close();
   }
 
-  /** Replaces the condition of `cond.type` in the object's status, keeping the others (retries a write conflict). */
-  private async setCondition(collection: string, name: string, cond: ReadinessCondition): Promise<void> {
+  /**
+   * Replaces the condition of `cond.type` in the object's status, keeping the others. Starts from `current` when given
+   * (the object just created), else reads it; a write conflict reads it again.
+   */
+  private async setCondition(collection: string, name: string, current: StatusHolder | undefined, cond: ReadinessCondition): Promise<void> {
     const path = `${collection}/${encodeURIComponent(name)}`;
     for (let attempt = 0; ; attempt++) {
-      const obj = await this.admin.send<{ status?: { conditions?: ReadinessCondition[] } }>('GET', path);
+      const obj = current ?? await this.admin.send<StatusHolder>('GET', path);
+      current = undefined;
       const others = (obj.status?.conditions ?? []).filter((c) => c.type !== cond.type);
       try {
         await this.admin.send('PUT', `${path}/status`, { ...obj, status: { ...obj.status, conditions: [...others, cond] } });
