@@ -5,16 +5,16 @@
  * effect (a reconcile line for an object in the right cluster) and a controller must exit 0 on SIGTERM.
  * The same scenarios run against packages installed from their tarballs in pack.test.ts.
  */
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runExample, writeExample } from './example-program.js';
 import { ExampleFixtures } from './scenarios/fixtures.js';
 import { readmeScenarios } from './scenarios/readme-scenarios.js';
 import { playScenario } from './scenarios/scenario.js';
 import { buildIfStale } from './workspace-build.js';
-import { repoRoot } from './workspace.js';
+import { repoRoot, workspacePackages } from './workspace.js';
 
 let programs: string;
 let fx: ExampleFixtures | undefined;
@@ -32,6 +32,12 @@ afterEach(async () => {
 afterAll(() => rmSync(programs, { recursive: true, force: true }));
 
 describe('README examples run as written', () => {
+  it('covers the README of every published package', () => {
+    const published = workspacePackages().filter((p) => !p.manifest.private).map((p) => `${p.relDir}/README.md`);
+    for (const readme of published) expect(existsSync(join(repoRoot, readme)), `${readme} is missing`).toBe(true);
+    expect(published.filter((r) => !readmeScenarios.some((s) => s.readme === r)), 'READMEs without a scenario').toEqual([]);
+  });
+
   for (const scenario of readmeScenarios) {
     it(scenario.readme, async () => {
       const program = writeExample(join(repoRoot, scenario.readme), programs, scenario.readme.replace(/\W+/g, '-'));

@@ -4,8 +4,8 @@
  * source is newer than the package's last build.
  */
 import { execFile } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { repoRoot } from './workspace.js';
 
@@ -41,6 +41,29 @@ export async function buildIfStale(names: string[], signal?: AbortSignal): Promi
     throw new BuildFailedError(projects, `${e.stdout ?? ''}${e.stderr ?? ''}` || String(err));
   }
   return stale;
+}
+
+/**
+ * Deletes what a clean build would not produce: dist/ files (`.js`, `.d.ts` and their maps) whose source under src/
+ * was deleted or renamed. `tsc -b` never removes them, and `files: ["dist"]` would publish them. Returns the paths
+ * removed, relative to the repository root.
+ */
+export function removeOrphanedOutput(names: string[], root = repoRoot): string[] {
+  const removed: string[] = [];
+  for (const name of names) {
+    const dist = join(root, 'packages', name, 'dist');
+    const src = join(root, 'packages', name, 'src');
+    if (!existsSync(dist) || !existsSync(src)) continue;
+    for (const e of readdirSync(dist, { withFileTypes: true, recursive: true })) {
+      const base = /^(.+?)(?:\.d\.ts|\.js)(?:\.map)?$/.exec(e.name)?.[1];
+      if (!e.isFile() || base === undefined) continue;
+      const sourceDir = join(src, relative(dist, e.parentPath));
+      if (existsSync(join(sourceDir, `${base}.ts`)) || existsSync(join(sourceDir, `${base}.js`))) continue;
+      rmSync(join(e.parentPath, e.name));
+      removed.push(relative(root, join(e.parentPath, e.name)));
+    }
+  }
+  return removed.sort();
 }
 
 function mtime(path: string): number | undefined {

@@ -28,6 +28,7 @@ export interface Manifest {
   optionalDependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
   publishConfig?: { access?: string };
+  overrides?: Record<string, string>;
 }
 
 export interface WorkspacePackage {

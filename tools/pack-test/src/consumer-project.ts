@@ -1,0 +1,128 @@
+/**
+ * An empty npm project outside the repository that depends on packages only through their tarballs, as a user's
+ * project depends on what npm publishes: no workspace links, no hoisted monorepo packages. Third-party dependencies
+ * come from the npm cache (or the registry when the cache lacks them).
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { PackedPackage } from './packed-package.js';
+import { readManifest, repoRoot } from './workspace.js';
+
+const run = promisify(execFile);
+
+export class ConsumerProjectError extends Error {
+  override readonly name = 'ConsumerProjectError';
+  constructor(readonly dir: string, what: string, output: string) {
+    super(`${what} in ${dir}:\n${output.trim().split('\n').slice(-40).join('\n')}`);
+  }
+}
+
+/** The version the repository itself is tested with (installed), so the consumer gets the same one. */
+function installedVersion(name: string): string {
+  return readManifest(join(repoRoot, 'node_modules', name)).version;
+}
+
+/**
+ * Creates `dir` with a package.json depending on `packages` (folder names under packages/) as `file:` tarballs, plus
+ * @kubernetes/client-node (the peer every user installs), the undici override the README documents for Node 20,
+ * and @types/node for type-checking; then runs `npm install`.
+ */
+export async function createConsumerProject(
+  dir: string, packages: string[], tarballs: ReadonlyMap<string, PackedPackage>, signal?: AbortSignal,
+): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  const dependencies: Record<string, string> = { '@kubernetes/client-node': `^${installedVersion('@kubernetes/client-node')}` };
+  for (const p of packages) {
+    const packed = tarballs.get(p);
+    if (!packed) throw new ConsumerProjectError(dir, `no tarball for packages/${p}`, '');
+    dependencies[packed.manifest.name] = `file:${packed.tarball}`;
+  }
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({
+    name: 'readme-consumer',
+    private: true,
+    type: 'module',
+    dependencies,
+    devDependencies: { '@types/node': installedVersion('@types/node') },
+    overrides: readManifest(repoRoot).overrides ?? {},
+  }, null, 2)}\n`);
+  writeFileSync(join(dir, 'tsconfig.json'), `${JSON.stringify({
+    compilerOptions: {
+      strict: true,
+      target: 'ES2022',
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      verbatimModuleSyntax: true,
+      noEmit: true,
+      types: ['node'],
+      // Our declarations are checked under the consumer's strict settings; other packages' are not our business
+      // (client-node's need @types/ws, for one): typecheckProject drops diagnostics in other node_modules.
+      skipLibCheck: false,
+    },
+    include: ['*.ts'],
+  }, null, 2)}\n`);
+  try {
+    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
+      cwd: dir, signal, maxBuffer: 16 * 1024 * 1024, env: npmEnv(),
+    });
+  } catch (err) {
+    const e = err as { stdout?: string; stderr?: string };
+    throw new ConsumerProjectError(dir, 'npm install failed', `${e.stdout ?? ''}${e.stderr ?? ''}` || String(err));
+  }
+}
+
+/**
+ * This process's environment without what `npm test`/`npm run` put there about the repository (npm_package_*,
+ * npm_config_* such as the workspace), which would leak into the consumer's install; cache and registry stay.
+ */
+function npmEnv(): NodeJS.ProcessEnv {
+  const keep = new Set(['npm_config_cache', 'npm_config_registry', 'npm_config_userconfig']);
+  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) || keep.has(k.toLowerCase())));
+}
+
+/**
+ * Imports `specifier` with plain node from inside the project, as the user's program would: '' when it loads, else
+ * node's error output (e.g. ERR_MODULE_NOT_FOUND for an `exports` target missing from the tarball).
+ */
+export async function importInProject(dir: string, specifier: string, signal?: AbortSignal): Promise<string> {
+  try {
+    await run(process.execPath, ['--input-type=module', '--eval', `await import(${JSON.stringify(specifier)});`], {
+      cwd: dir, signal, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: dir },
+    });
+    return '';
+  } catch (err) {
+    const e = err as { stdout?: string; stderr?: string };
+    return `${e.stdout ?? ''}${e.stderr ?? ''}` || String(err);
+  }
+}
+
+/**
+ * `tsc -p` in the project (with the repository's TypeScript): the diagnostics in the project's own files and in
+ * @multicluster-runtime packages' declarations, or '' when those type-check.
+ */
+export async function typecheckProject(dir: string, signal?: AbortSignal): Promise<string> {
+  try {
+    await run(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', dir, '--pretty', 'false'], {
+      cwd: dir, signal, maxBuffer: 16 * 1024 * 1024,
+    });
+    return '';
+  } catch (err) {
+    const e = err as { stdout?: string; stderr?: string };
+    const output = `${e.stdout ?? ''}${e.stderr ?? ''}`;
+    return output ? ownDiagnostics(output) : String(err);
+  }
+}
+
+/** tsc's diagnostics (one per `file(line,col): error …` line plus its indented continuation lines) minus third-party ones. */
+function ownDiagnostics(output: string): string {
+  const kept: string[] = [];
+  let keep = true;
+  for (const line of output.split('\n')) {
+    const file = /^(\S[^(]*)\(\d+,\d+\): /.exec(line)?.[1];
+    if (file !== undefined) keep = !file.includes('node_modules/') || file.includes('node_modules/@multicluster-runtime/');
+    else if (!/^\s/.test(line)) keep = true;
+    if (keep && line.trim() !== '') kept.push(line);
+  }
+  return kept.join('\n');
+}

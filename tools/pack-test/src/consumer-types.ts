@@ -1,0 +1,79 @@
+/**
+ * Small consumer files type-checked in the tarball-installed project, beside the README examples. Each uses a
+ * package's public types the way a user's code does, and each has a `@ts-expect-error` on a misuse: if a packed
+ * declaration went missing or degraded to `any` (a dropped .d.ts, a `types` condition pointing nowhere, an import of
+ * an undeclared package under skipLibCheck), the misuse would compile and tsc would report the unused directive.
+ */
+
+/** File name → source, keyed by the folder under packages/ whose declarations the file exercises. */
+const byPackage: Record<string, string> = {
+  core: `
+import { KubeConfig } from '@kubernetes/client-node';
+import { ClusterNotFoundError, isClusterNotFound, newManager, type ClusterName } from '@multicluster-runtime/core';
+
+export const manager = newManager(new KubeConfig());
+export const missing: ClusterName = 'gone';
+export const notFound: boolean = isClusterNotFound(new ClusterNotFoundError(missing));
+// @ts-expect-error newManager takes a KubeConfig, not a path
+newManager('/root/.kube/config');
+`,
+  envtest: `
+import { startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
+
+export async function serverUrl(): Promise<string> {
+  const server: ApiServer = await startApiServer({ name: 'consumer' });
+  await server.close();
+  return server.url;
+}
+// @ts-expect-error the server's name is a string
+export const wrong = () => startApiServer({ name: 42 });
+`,
+  'provider-kind': `
+import type { ProviderRunnable } from '@multicluster-runtime/core';
+import { KindProvider } from '@multicluster-runtime/provider-kind';
+
+export const kind: ProviderRunnable = new KindProvider({ namePrefix: 'dev-' });
+// @ts-expect-error namePrefix is a string
+export const wrong = new KindProvider({ namePrefix: 42 });
+`,
+  'provider-kubeconfig': `
+import type { ProviderRunnable } from '@multicluster-runtime/core';
+import { KubeconfigFileProvider, KubeconfigSecretProvider } from '@multicluster-runtime/provider-kubeconfig';
+
+export const files: ProviderRunnable = new KubeconfigFileProvider({ paths: ['./fleet'] });
+export const secrets: ProviderRunnable = new KubeconfigSecretProvider({ namespace: 'fleet-system' });
+// @ts-expect-error the namespace is required
+export const wrong = new KubeconfigSecretProvider({});
+`,
+  'provider-capi': `
+import type { ProviderRunnable } from '@multicluster-runtime/core';
+import { CapiProvider, capiClusterName } from '@multicluster-runtime/provider-capi';
+
+export const capi: ProviderRunnable = new CapiProvider({ namespace: 'fleet' });
+export const name: string = capiClusterName('fleet', 'prod-eu-1');
+// @ts-expect-error the namespace is a string
+export const wrong = new CapiProvider({ namespace: ['fleet'] });
+`,
+  'provider-multi': `
+import type { Provider, ProviderRunnable } from '@multicluster-runtime/core';
+import { MultiProvider } from '@multicluster-runtime/provider-multi';
+
+export async function compose(members: Record<string, Provider>): Promise<ProviderRunnable> {
+  const fleet = new MultiProvider({ separator: '#' });
+  for (const [name, provider] of Object.entries(members)) await fleet.add(name, provider);
+  return fleet;
+}
+// @ts-expect-error a member is a provider, not a kubeconfig path
+export const wrong = () => new MultiProvider().add('files', './fleet');
+`,
+};
+
+/** The consumer files for a project installing `packages` (folders under packages/): `consumer-<package>.ts`. */
+export function consumerFiles(packages: string[]): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const p of packages) {
+    const source = byPackage[p];
+    if (source !== undefined) files[`consumer-${p}.ts`] = source.trimStart();
+  }
+  return files;
+}

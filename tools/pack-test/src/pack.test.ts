@@ -1,0 +1,175 @@
+/**
+ * What npm would publish works on its own. Every package is built, its orphaned build output removed (as a clean
+ * build would), packed once with `npm pack`, and each tarball checked by our checker (exports, files, declared
+ * dependencies, publish metadata), publint and arethetypeswrong. Then, for each published provider alone with core
+ * and once for core + provider-multi + two providers, an empty project outside the repository installs the tarballs
+ * only, imports every installed package with plain node, type-checks consumer files and the README examples against
+ * the packed declarations, and runs the examples against in-memory API servers exactly as readme-examples.test.ts
+ * does against the workspace. Last, copies of a package with a broken `files` and a broken `exports` must fail the
+ * same steps, so a passing run means something.
+ * Slow (installs): run by check.sh through vitest.pack.config.ts, not by `npm test`.
+ */
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { checkPackedPackage } from './check-package.js';
+import { createConsumerProject, importInProject, typecheckProject } from './consumer-project.js';
+import { consumerFiles } from './consumer-types.js';
+import { arethetypeswrong, publint } from './lint-tarball.js';
+import { runExample, writeExample } from './example-program.js';
+import { packPackage, type PackedPackage } from './packed-package.js';
+import { ExampleFixtures } from './scenarios/fixtures.js';
+import { readmeScenarios } from './scenarios/readme-scenarios.js';
+import { ExampleFailedError, playScenario, type ExampleScenario } from './scenarios/scenario.js';
+import { buildIfStale, removeOrphanedOutput } from './workspace-build.js';
+import { repoRoot, workspacePackages, type Manifest } from './workspace.js';
+
+const scenario = (readme: string): ExampleScenario => {
+  const found = readmeScenarios.find((s) => s.readme === readme);
+  if (!found) throw new Error(`no scenario for ${readme}`);
+  return found;
+};
+
+interface ConsumerSpec { name: string; packages: string[]; examples: ExampleScenario[] }
+
+/** Each consumer project: what it installs from tarballs, and the README examples it type-checks and runs. */
+const projects: ConsumerSpec[] = [
+  { name: 'core', packages: ['core'], examples: [scenario('packages/core/README.md')] },
+  { name: 'envtest', packages: ['envtest'], examples: [scenario('packages/envtest/README.md')] },
+  {
+    name: 'core + provider-kubeconfig', packages: ['core', 'provider-kubeconfig'],
+    examples: [scenario('packages/provider-kubeconfig/README.md'), scenario('README.md')],
+  },
+  { name: 'core + provider-kind', packages: ['core', 'provider-kind'], examples: [scenario('packages/provider-kind/README.md')] },
+  { name: 'core + provider-capi', packages: ['core', 'provider-capi'], examples: [scenario('packages/provider-capi/README.md')] },
+  // Its README composes provider-kubeconfig; alone it is imported and type-checked (consumer-provider-multi.ts).
+  { name: 'core + provider-multi', packages: ['core', 'provider-multi'], examples: [] },
+  {
+    name: 'core + provider-multi + provider-kubeconfig + provider-kind',
+    packages: ['core', 'provider-multi', 'provider-kubeconfig', 'provider-kind'],
+    examples: [scenario('packages/provider-multi/README.md'), scenario('packages/provider-kind/README.md')],
+  },
+];
+
+const packages = workspacePackages();
+const folder = (relDir: string) => relDir.slice('packages/'.length);
+const tarballs = new Map<string, PackedPackage>();
+let work: string;
+let fx: ExampleFixtures | undefined;
+
+beforeAll(async () => {
+  const names = packages.map((p) => folder(p.relDir));
+  await buildIfStale(names);
+  const removed = removeOrphanedOutput(names);
+  if (removed.length > 0) console.log(`removed build output whose source is gone:\n  ${removed.join('\n  ')}`);
+  work = mkdtempSync(join(tmpdir(), 'pack-test-'));
+  const out = join(work, 'tarballs');
+  mkdirSync(out);
+  for (const p of packages) tarballs.set(folder(p.relDir), await packPackage(p.dir, out));
+});
+afterEach(async () => {
+  await fx?.close();
+  fx = undefined;
+});
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('every tarball is publishable', () => {
+  for (const p of packages) {
+    it(`${p.manifest.name}: contents, exports and dependencies; publint; arethetypeswrong`, async () => {
+      const packed = tarballs.get(folder(p.relDir));
+      expect(packed).toBeDefined();
+      expect(checkPackedPackage(packed!, { relDir: p.relDir })).toEqual([]);
+      const [lint, types] = await Promise.all([publint(packed!.tarball), arethetypeswrong(packed!.tarball)]);
+      expect(lint.ok, lint.output).toBe(true);
+      expect(types.ok, types.output).toBe(true);
+    });
+  }
+
+  it('every published provider is installed alone with core by one of the projects', () => {
+    const published = packages.filter((p) => !p.manifest.private && folder(p.relDir).startsWith('provider-'));
+    expect(published.length).toBeGreaterThan(0);
+    for (const p of published) {
+      expect(projects.map((c) => c.packages.join(' '))).toContain(`core ${folder(p.relDir)}`);
+    }
+  });
+});
+
+/** Installs `spec` from `from` in a fresh folder; returns the folder and the programs written for its examples. */
+async function installProject(spec: ConsumerSpec, from: ReadonlyMap<string, PackedPackage>): Promise<{ dir: string; programs: string[] }> {
+  const dir = join(work, spec.name.replace(/\W+/g, '-'));
+  await createConsumerProject(dir, spec.packages, from);
+  for (const [file, source] of Object.entries(consumerFiles(spec.packages))) writeFileSync(join(dir, file), source);
+  const programs = spec.examples.map((s) => writeExample(join(repoRoot, s.readme), dir, s.readme.replace(/\W+/g, '-')));
+  return { dir, programs };
+}
+
+/** Runs each example of `spec` through its scenario against fresh in-memory servers. */
+async function runExamples(spec: ConsumerSpec, programs: string[]): Promise<void> {
+  for (const [i, s] of spec.examples.entries()) {
+    fx = new ExampleFixtures();
+    const prepared = await s.prepare(fx);
+    await playScenario(s.readme, prepared, () => runExample(programs[i]!, prepared));
+    await fx.close();
+    fx = undefined;
+  }
+}
+
+describe('installed from tarballs alone, each package imports, type-checks and runs its README example', () => {
+  for (const project of projects) {
+    it(project.name, async () => {
+      const { dir, programs } = await installProject(project, tarballs);
+      for (const p of project.packages) {
+        const name = tarballs.get(p)!.manifest.name;
+        // A real copy inside the project, not a link back into the repository; providers share the one core.
+        const installed = realpathSync(join(dir, 'node_modules', name));
+        expect(installed.startsWith(realpathSync(dir))).toBe(true);
+        expect(existsSync(join(installed, 'node_modules/@multicluster-runtime/core'))).toBe(false);
+        expect(await importInProject(dir, name)).toBe('');
+      }
+      expect(await typecheckProject(dir)).toBe('');
+      await runExamples(project, programs);
+    });
+  }
+});
+
+describe('a package with a broken manifest fails the same steps', () => {
+  const victim = 'provider-kubeconfig';
+  const breakages: { name: string; rule: string; edit(m: Manifest): void }[] = [
+    { name: '"files" leaves out dist/', rule: 'missing-target', edit: (m) => { m.files = ['src', '!src/**/*.test.ts']; } },
+    {
+      name: '"exports" points at files that do not exist', rule: 'missing-target',
+      edit: (m) => { m.exports = { '.': { types: './dist/main.d.ts', default: './dist/main.js' }, './package.json': './package.json' }; },
+    },
+  ];
+
+  for (const [i, breakage] of breakages.entries()) {
+    it(breakage.name, async () => {
+      const spec: ConsumerSpec = {
+        name: `broken ${i} ${victim}`, packages: ['core', victim], examples: [scenario(`packages/${victim}/README.md`)],
+      };
+      const original = packages.find((p) => p.relDir === `packages/${victim}`)!;
+      const copy = mkdtempSync(join(work, 'broken-'));
+      cpSync(original.dir, copy, { recursive: true, filter: (src) => !src.includes('node_modules') });
+      const manifest = JSON.parse(readFileSync(join(copy, 'package.json'), 'utf8')) as Manifest;
+      breakage.edit(manifest);
+      writeFileSync(join(copy, 'package.json'), JSON.stringify(manifest, null, 2));
+      const out = join(copy, '.out');
+      mkdirSync(out);
+      const broken = await packPackage(copy, out);
+
+      expect(checkPackedPackage(broken, { relDir: original.relDir }).map((p) => p.rule)).toContain(breakage.rule);
+      expect((await publint(broken.tarball)).ok).toBe(false);
+      expect((await arethetypeswrong(broken.tarball)).ok).toBe(false);
+      const { dir, programs } = await installProject(spec, new Map([...tarballs, [victim, broken]]));
+      expect(await importInProject(dir, manifest.name)).toMatch(/ERR_MODULE_NOT_FOUND|ERR_PACKAGE_PATH_NOT_EXPORTED/);
+      expect(await typecheckProject(dir)).toMatch(/TS2307|TS7016|TS2305/); // cannot find module / its declarations
+      const ran = runExamples(spec, programs);
+      await expect(ran).rejects.toThrow(ExampleFailedError);
+      await expect(ran).rejects.toThrow(/ERR_MODULE_NOT_FOUND|ERR_PACKAGE_PATH_NOT_EXPORTED/);
+      rmSync(dir, { recursive: true, force: true });
+    });
+  }
+});
