@@ -34,7 +34,10 @@ export interface ClusterContext {
 export interface Manager extends Aware {
   /** Adds a runnable; Aware runnables are engaged with every cluster engaged so far and every later one. */
   add(runnable: Runnable | AwareRunnable): void;
-  /** The cluster with this name ("" is the local cluster); throws ClusterNotFoundError if none. */
+  /**
+   * The cluster with this name ("" is the local cluster); throws ClusterNotFoundError if none, and its subclass
+   * ClusterNotOwnedError when sharding assigns the cluster to another replica.
+   */
   getCluster(name: ClusterName, signal?: AbortSignal): Promise<Cluster>;
   /** The cluster named by a reconcile context. */
   clusterFromContext(ctx: ClusterContext): Promise<Cluster>;

@@ -225,7 +225,6 @@ describe('sharding across replicas', () => {
     for (const name of names) {
       expect(reconciles.some((r) => r.cluster === name && r.replica === owners.get(name)![0] && r.start > left)).toBe(true);
     }
-    console.info(`sharding: join rebalanced in ${Math.round(joinTook)} ms, leave in ${Math.round(leaveTook)} ms, ${reconciles.length} reconciles`);
     expect(joinTook).toBeLessThan(rebalanceBoundMs);
     expect(leaveTook).toBeLessThan(rebalanceBoundMs);
     // The stopped replica had clusters, and each now runs on a surviving replica.
