@@ -4,7 +4,7 @@
  */
 export type { ApiServer, ApiServerFaults, ApiServerStats } from './server/api-server.js';
 export { startApiServer } from './server/api-server.js';
-export type { ApiServerOptions } from './server/options.js';
+export type { ApiServerOptions, MountedPath, PathMount } from './server/options.js';
 export type { Fleet } from './fleet.js';
 export { startFleet } from './fleet.js';
 export type { KubeconfigOptions } from './kubeconfig.js';

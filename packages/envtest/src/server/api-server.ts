@@ -19,7 +19,7 @@ import { startCrdController } from './crd-controller.js';
 import { handleRequest } from './dispatch.js';
 import { startGarbageCollector } from './garbage-collector.js';
 import { startNamespaceController } from './namespace-controller.js';
-import type { ApiServerOptions } from './options.js';
+import type { ApiServerOptions, PathMount } from './options.js';
 import { resolveOptions } from './options.js';
 import { seedCluster } from './seed.js';
 
@@ -57,6 +57,8 @@ export interface ApiServer {
   /** Replaces the authorizer (undefined: allow everything). */
   setAuthorizer(authorizer: Authorizer | undefined): void;
   stats(): ApiServerStats;
+  /** Serves a mount from now on (kcp mode only); the returned function removes it. */
+  addMount(mount: PathMount): () => void;
   /** Forgets watch/list history: older resourceVersions now get 410 Expired. */
   compact(): void;
   /** Stops listening and ends every connection; state is kept for restart(). */
@@ -141,6 +143,16 @@ class InMemoryApiServer implements ApiServer {
 
   stats(): ApiServerStats {
     return { ...this.state.counters, openWatches: this.state.watches.size };
+  }
+
+  addMount(mount: PathMount): () => void {
+    if (!this.state.options.logicalClusters) throw new InvalidOptionsError('mounts require logicalClusters: true');
+    const mounts = this.state.options.mounts;
+    mounts.push(mount);
+    return () => {
+      const i = mounts.indexOf(mount);
+      if (i >= 0) mounts.splice(i, 1);
+    };
   }
 
   compact(): void {

@@ -28,7 +28,8 @@ import { updateObject } from './ops/update.js';
 import { writeJson, writeNotFoundPage, writeStatusError, writeText } from './respond.js';
 import { contentTypeOf, negotiate, renderObject } from './representation.js';
 import { resolveRoute } from './route.js';
-import { WILDCARD, splitClusterPath } from './cluster-path.js';
+import { WILDCARD, isLogicalClusterName, splitClusterPath } from './cluster-path.js';
+import { MountedRegistry, mountAllowsWrites, mountShowsCluster, resolveMount } from './mounts.js';
 import { seedCluster } from './seed.js';
 import { parseDeleteOptions, parseWriteParams } from './write-params.js';
 
@@ -58,12 +59,19 @@ export async function handleRequest(state: ApiState, req: IncomingMessage, res: 
 async function route(state: ApiState, req: IncomingMessage, res: ServerResponse, url: URL, fullPath: string, serverAddress: string, user: UserInfo): Promise<void> {
   let cluster: string | undefined = '';
   let path = fullPath;
-  if (state.options.logicalClusters) {
+  const view = state.options.logicalClusters ? resolveMount(state.options.mounts, fullPath) : undefined;
+  if (view) {
+    cluster = view.cluster === WILDCARD ? undefined : view.cluster;
+    path = view.path;
+    if (cluster !== undefined && (!isLogicalClusterName(cluster) || !mountShowsCluster(view, cluster))) return writeNotFoundPage(res);
+    if (cluster) seedCluster(state, cluster);
+  } else if (state.options.logicalClusters) {
     const split = splitClusterPath(fullPath);
     if ('invalid' in split) return writeNotFoundPage(res);
     ({ cluster, path } = split);
     if (cluster) seedCluster(state, cluster);
   }
+  const registry = view ? new MountedRegistry(state.registry, view, () => state.seededClusters) : state.registry;
   switch (path) {
     case '/healthz':
     case '/livez':
@@ -74,7 +82,7 @@ async function route(state: ApiState, req: IncomingMessage, res: ServerResponse,
     case '/openapi/v2':
       return writeOpenApiV2(res);
   }
-  const r = resolveRoute(state.registry, path, cluster);
+  const r = resolveRoute(registry, path, cluster);
   const readOnly = req.method === 'GET' || req.method === 'HEAD';
   switch (r.kind) {
     case 'notFound':
@@ -82,13 +90,17 @@ async function route(state: ApiState, req: IncomingMessage, res: ServerResponse,
     case 'coreVersions':
       return readOnly ? writeCoreVersions(res, serverAddress) : writeNotFoundPage(res);
     case 'groups':
-      return readOnly ? writeGroups(res, state.registry, cluster) : writeNotFoundPage(res);
+      return readOnly ? writeGroups(res, registry, cluster) : writeNotFoundPage(res);
     case 'group':
-      return readOnly ? writeGroup(res, state.registry, cluster, r.group) : writeNotFoundPage(res);
+      return readOnly ? writeGroup(res, registry, cluster, r.group) : writeNotFoundPage(res);
     case 'groupVersion':
-      return readOnly ? writeResourceList(res, state.registry, cluster, r.group, r.version) : writeNotFoundPage(res);
+      return readOnly ? writeResourceList(res, registry, cluster, r.group, r.version) : writeNotFoundPage(res);
     case 'resource':
-      return resourceRequest(state, req, res, url.searchParams, r.collection, r.name, r.subresource, user);
+      if (view && !mountAllowsWrites(view, r.collection.type) && !readOnly) {
+        const verb = verbOf(req.method, r.name !== undefined, false) ?? (req.method ?? 'unknown').toLowerCase();
+        throw methodNotSupported({ group: r.collection.type.group, resource: r.collection.type.resource }, verb, ' under this path (read-only)');
+      }
+      return resourceRequest(state, req, res, url.searchParams, view?.clusters ? { ...r.collection, clusters: view.clusters } : r.collection, r.name, r.subresource, user);
   }
 }
 

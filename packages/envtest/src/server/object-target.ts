@@ -11,6 +11,8 @@ export interface CollectionTarget {
   readonly cluster: string | undefined;
   /** Undefined for cluster-scoped resources and the all-namespaces collection. */
   readonly namespace: string | undefined;
+  /** For the wildcard under a mount: which logical clusters it shows (default all). */
+  readonly clusters?: ((name: string) => boolean) | undefined;
 }
 
 export interface ObjectTarget extends CollectionTarget {

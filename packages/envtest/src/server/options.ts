@@ -31,8 +31,29 @@ export interface ApiServerOptions {
   logicalClusters?: boolean;
   /** Decides every resource request; a denial is 403 Forbidden. Default: everyone authenticated may do everything. */
   authorizer?: Authorizer;
+  /** Extra URL prefixes mapped onto logical clusters (virtual workspaces); requires `logicalClusters: true`. */
+  mounts?: PathMount[];
   /** Aborts start-up: startApiServer then rejects and leaves nothing listening. */
   signal?: AbortSignal;
+}
+
+/** Maps a URL prefix onto the logical cluster machinery, like kcp's virtual workspaces. */
+export interface PathMount {
+  /** Where a request path goes, or undefined if this mount does not apply. Evaluated per request. */
+  resolve(path: string): MountedPath | undefined;
+}
+
+export interface MountedPath {
+  /** The logical cluster, or '*' for all of them (list and watch only). */
+  cluster: string;
+  /** The API path inside it, e.g. `/api/v1/namespaces/default/configmaps`. */
+  path: string;
+  /** Which logical clusters this mount shows: filters wildcard lists/watches, and named access to others is 404. Default: all. */
+  clusters?: (name: string) => boolean;
+  /** Which resources it serves (others 404, also in discovery). Default: all. */
+  resources?: (group: string, resource: string) => boolean;
+  /** Resources served read-only under this mount (writes get 405 MethodNotAllowed). */
+  readOnlyResources?: (group: string, resource: string) => boolean;
 }
 
 /** Node timers fire immediately beyond this delay. */
@@ -51,6 +72,7 @@ export interface ResolvedOptions {
   tokens: Record<string, string | UserInfo>;
   logicalClusters: boolean;
   authorizer: Authorizer | undefined;
+  mounts: PathMount[];
 }
 
 export function resolveOptions(opts: ApiServerOptions = {}): ResolvedOptions {
@@ -65,6 +87,7 @@ export function resolveOptions(opts: ApiServerOptions = {}): ResolvedOptions {
   if (watchTimeout === 0) throw new InvalidOptionsError('defaultWatchTimeoutSeconds must be positive');
   const bookmark = nonNegative('bookmarkIntervalMs', opts.bookmarkIntervalMs, 60_000);
   if (bookmark === 0 || bookmark > MAX_TIMER_MS) throw new InvalidOptionsError(`bookmarkIntervalMs must be in 1..${MAX_TIMER_MS}`);
+  if (opts.mounts?.length && !opts.logicalClusters) throw new InvalidOptionsError('mounts require logicalClusters: true');
   return {
     port,
     host: opts.host ?? '127.0.0.1',
@@ -78,5 +101,6 @@ export function resolveOptions(opts: ApiServerOptions = {}): ResolvedOptions {
     tokens: opts.tokens ?? {},
     logicalClusters: opts.logicalClusters ?? false,
     authorizer: opts.authorizer,
+    mounts: [...(opts.mounts ?? [])],
   };
 }

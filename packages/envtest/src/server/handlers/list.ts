@@ -50,7 +50,8 @@ export function handleList(state: ApiState, res: ServerResponse, target: Collect
     throw err;
   }
 
-  const matching = snapshot.items.filter((i) => i.sortKey >= start && matchesSelectors(opts, i.object));
+  const shown = target.clusters;
+  const matching = snapshot.items.filter((i) => i.sortKey >= start && (!shown || shown(Store.clusterOfSortKey(i.sortKey))) && matchesSelectors(opts, i.object));
   const page = opts.limit > 0 ? matching.slice(0, opts.limit) : matching;
   const metadata: Record<string, unknown> = { resourceVersion: String(snapshot.rv) };
   if (page.length < matching.length) {

@@ -45,6 +45,7 @@ export function handleWatch(state: ApiState, res: ServerResponse, target: Collec
   };
   const deliver = (e: StoreEvent): void => {
     if (scope.cluster !== undefined && e.key.cluster !== scope.cluster) return;
+    if (target.clusters && !target.clusters(e.key.cluster)) return;
     if (scope.namespace !== undefined && e.key.namespace !== scope.namespace) return;
     const now = e.type === 'DELETED' ? undefined : e.object;
     const nowMatches = now !== undefined && matchesSelectors(opts, now);
@@ -61,7 +62,10 @@ export function handleWatch(state: ApiState, res: ServerResponse, target: Collec
   try {
     if (initial) {
       if (rv !== undefined && rv > store.currentRv) throw new ResourceVersionTooLargeError(rv, store.currentRv);
-      for (const item of store.snapshot(scope).items) if (matchesSelectors(opts, item.object)) send('ADDED', item.object, Store.clusterOfSortKey(item.sortKey));
+      for (const item of store.snapshot(scope).items) {
+        const cluster = Store.clusterOfSortKey(item.sortKey);
+        if ((!target.clusters || target.clusters(cluster)) && matchesSelectors(opts, item.object)) send('ADDED', item.object, cluster);
+      }
       if (opts.sendInitialEvents === true && opts.allowWatchBookmarks) bookmark(true);
     } else if (rv !== undefined && rv !== 0) {
       for (const e of store.eventsAfter(scope, rv)) deliver(e);

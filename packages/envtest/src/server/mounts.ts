@@ -1,0 +1,53 @@
+/**
+ * Path mounts: extra URL prefixes (kcp virtual workspaces, Milo project control planes) that map onto the logical
+ * cluster machinery, each showing a subset of the clusters and resources, some of them read-only.
+ */
+import { ResourceRegistry } from '../api/resource-registry.js';
+import type { ResourceType } from '../api/resource-type.js';
+import type { MountedPath, PathMount } from './options.js';
+
+/** The first mount that claims `path`, in registration order. */
+export function resolveMount(mounts: readonly PathMount[], path: string): MountedPath | undefined {
+  for (const m of mounts) {
+    const mounted = m.resolve(path);
+    if (mounted) return mounted;
+  }
+  return undefined;
+}
+
+/** Whether a mount shows this logical cluster. */
+export function mountShowsCluster(view: MountedPath, cluster: string): boolean {
+  return view.clusters === undefined || view.clusters(cluster);
+}
+
+/** Whether a mount serves writes to this resource. */
+export function mountAllowsWrites(view: MountedPath, type: ResourceType): boolean {
+  return !view.readOnlyResources?.(type.group, type.resource);
+}
+
+/**
+ * The resources as seen through a mount: only its resources, and for the wildcard only those served in the clusters
+ * it shows. Routing and discovery read it like the real registry; everything goes through `all()`.
+ */
+export class MountedRegistry extends ResourceRegistry {
+  constructor(
+    private readonly base: ResourceRegistry,
+    private readonly view: MountedPath,
+    private readonly knownClusters: () => Iterable<string>,
+  ) {
+    super();
+  }
+
+  override all(cluster: string | undefined): ResourceType[] {
+    let types: ResourceType[];
+    if (cluster !== undefined || this.view.clusters === undefined) types = this.base.all(cluster);
+    else {
+      const seen = new Set<ResourceType>();
+      for (const c of this.knownClusters()) if (this.view.clusters(c)) for (const t of this.base.all(c)) seen.add(t);
+      // Built-ins are served everywhere, even when no cluster is visible yet.
+      types = seen.size > 0 ? [...seen] : this.base.all('');
+    }
+    const resources = this.view.resources;
+    return resources ? types.filter((t) => resources(t.group, t.resource)) : types;
+  }
+}
