@@ -12,7 +12,14 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 export NX_DAEMON=false NX_NO_CLOUD=true
 
-step() { local name=$1; shift; local t0=$SECONDS; echo "::: pack-check $name"; "$@"; echo "::: pack-check $name took $((SECONDS - t0))s"; }
+# Every step runs even after one failed, so one CI run reports every problem; the exit status says if any failed.
+failed=()
+step() {
+  local name=$1; shift; local t0=$SECONDS
+  echo "::: pack-check $name"
+  if "$@"; then echo "::: pack-check $name passed in $((SECONDS - t0))s"
+  else echo "::: pack-check $name FAILED after $((SECONDS - t0))s" >&2; failed+=("$name"); fi
+}
 
 # What `nx release` could write: manifests, changelogs, the lockfile, tags, the index.
 release_state() {
@@ -28,8 +35,8 @@ release_dry_run() {
   local before after
   before=$(release_state)
   # --first-release: until the first publish there are no `<package>@<version>` tags, so the current versions come
-  # from the manifests. Harmless once tags exist.
-  npx nx release --dry-run --skip-publish --first-release
+  # from the manifests. Harmless once tags exist. (`|| return`: set -e is off inside `if`, where step runs this.)
+  npx nx release --dry-run --skip-publish --first-release || return 1
   after=$(release_state)
   if [[ "$before" != "$after" ]]; then
     echo "nx release --dry-run changed files, the index or tags" >&2
@@ -39,3 +46,9 @@ release_dry_run() {
 
 step release-dry-run release_dry_run
 step pack-test npx vitest run --config tools/pack-test/vitest.pack.config.ts
+
+if (( ${#failed[@]} > 0 )); then
+  echo "pack-check failed: ${failed[*]}" >&2
+  exit 1
+fi
+echo "pack-check passed"
