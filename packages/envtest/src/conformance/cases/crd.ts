@@ -74,8 +74,9 @@ export function crdCases(ctx: SuiteContext): void {
       const events = await w.until((e) => e.object.status?.conditions?.some((c: any) => c.type === 'Established' && c.status === 'True'), 15_000);
       expect(events[0]!.type).toBe('ADDED');
       expect(events[events.length - 1]!.type).toBe('MODIFIED');
-      const groups = (await ctx.client.get('/apis')).body.groups.map((g: any) => g.name);
-      expect(groups).toContain(group);
+      // Established does not mean discovery has caught up: the real server's discovery follows a moment later.
+      await expect.poll(async () => (await ctx.client.get('/apis')).body.groups.map((g: any) => g.name), { timeout: 15_000, interval: 50 }).toContain(group);
+      await expect.poll(async () => (await ctx.client.get(`/apis/${group}/v1`)).status, { timeout: 15_000, interval: 50 }).toBe(200);
       const list = await ctx.client.get(`/apis/${group}/v1`);
       expect(list.body.resources).toContainEqual(expect.objectContaining({ name: 'widgets', kind: 'Widget', namespaced: true, shortNames: ['wd'] }));
       expect(list.body.resources).toContainEqual(expect.objectContaining({ name: 'widgets/status' }));
