@@ -33,3 +33,6 @@ export type { ProjectFixtureOptions, ReadinessCondition } from './milo/milo-fixt
 export { MiloFixtures } from './milo/milo-fixtures.js';
 export { MiloRequestError } from './milo/admin-requests.js';
 export { MILO_INFRA_GROUP, MILO_PROJECT_GROUP, MILO_VERSION, projectControlPlaneCrd, projectCrd } from './milo/crds.js';
+export type { MiloServer, MiloServerOptions } from './milo/milo-server.js';
+export { startMiloServer } from './milo/milo-server.js';
+export { projectControlPlaneMount } from './milo/control-plane-mount.js';
