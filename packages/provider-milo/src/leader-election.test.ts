@@ -9,32 +9,28 @@ import {
   ClusterNotFoundError, controllerManagedBy, isNotFound, loadUntrustedKubeconfig, newManager, silentLogger,
 } from '@multicluster-runtime/core';
 import type { MultiClusterManager, Request } from '@multicluster-runtime/core';
-import { MiloFixtures, startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
+import { startMiloServer, type MiloServer } from '@multicluster-runtime/envtest';
 import { MiloProvider, engageAlways, withoutAutoStart } from './index.js';
 
 const configMap = { apiVersion: 'v1', kind: 'ConfigMap' };
 const election = { enabled: true, namespace: 'default', name: 'milo-operator', leaseDurationMs: 3_000, renewDeadlineMs: 2_000, retryPeriodMs: 200 };
-let server: ApiServer;
-let milo: MiloFixtures;
+let milo: MiloServer;
 
 beforeAll(async () => {
-  server = await startApiServer({ name: 'milo-le', logicalClusters: true });
-  milo = new MiloFixtures(server);
-  await milo.installCrds();
+  milo = await startMiloServer({ name: 'milo-le' });
 });
 afterAll(async () => {
-  milo.close();
-  await server.close();
+  await milo.close();
 });
 
 function provider(): MiloProvider {
-  return new MiloProvider({ mode: 'projectControlPlane', internalAddress: `${server.url}/clusters/{name}`, retry: { initialMs: 100, maxMs: 500 } });
+  return new MiloProvider({ retry: { initialMs: 100, maxMs: 500 } });
 }
 
 /** A replica whose provider runs on every replica; its controller labels ConfigMaps with the replica's id. */
 function replica(id: string, reconciled: string[]): MultiClusterManager {
   const p = provider();
-  const mgr = newManager(loadUntrustedKubeconfig(server.kubeconfig()), withoutAutoStart(p), {
+  const mgr = newManager(loadUntrustedKubeconfig(milo.kubeconfig()), withoutAutoStart(p), {
     logger: silentLogger, leaderElection: { ...election, id },
   });
   engageAlways(mgr, p);
@@ -58,7 +54,7 @@ test('every replica answers getCluster for engaged projects; only the leader rec
   const runs = mgrs.map((m, i) => m.start(stops[i]!.signal));
   // Plain wiring for comparison: the provider starts only once elected, so this standby knows no project.
   const plainProvider = provider();
-  const plain = newManager(loadUntrustedKubeconfig(server.kubeconfig()), plainProvider, {
+  const plain = newManager(loadUntrustedKubeconfig(milo.kubeconfig()), plainProvider, {
     logger: silentLogger, leaderElection: { ...election, id: 'replica-plain' },
   });
   const plainStop = new AbortController();
@@ -68,7 +64,7 @@ test('every replica answers getCluster for engaged projects; only the leader rec
     const follower = 1 - leader;
     plainRun = plain.start(plainStop.signal);
 
-    await milo.createProjectControlPlane('shop', { ready: true });
+    await milo.fixtures.createProject('shop', { ready: true });
     for (const m of mgrs) await vi.waitFor(() => expect(m.engagedClusters()).toContain('shop'), { timeout: 10_000 });
     const onFollower = await mgrs[follower]!.getCluster('shop');
     await onFollower.client.create({ ...configMap, metadata: { namespace: 'default', name: 'order-1' } });

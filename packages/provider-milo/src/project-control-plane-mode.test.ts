@@ -1,24 +1,23 @@
 /**
- * ProjectControlPlane mode against the in-memory server: ProjectControlPlanes are watched on the "infra" cluster and
- * each control plane is reached through an internal address pattern (here a logical cluster of the same server).
+ * ProjectControlPlane mode (upstream has no test for it) against a fake Milo: ProjectControlPlanes are watched on the
+ * infrastructure cluster and each control plane is reached through the internal address pattern.
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { loadUntrustedKubeconfig, newCluster, newManager, silentLogger } from '@multicluster-runtime/core';
 import type { MultiClusterManager } from '@multicluster-runtime/core';
-import { MiloFixtures, startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
+import { startMiloServer, type MiloFixtures, type MiloServer } from '@multicluster-runtime/envtest';
 import { MiloProvider, type MiloProviderOptions } from './index.js';
 
 const configMap = { apiVersion: 'v1', kind: 'ConfigMap' };
-let server: ApiServer;
+let server: MiloServer;
 let milo: MiloFixtures;
 const stops: Array<{ stop: AbortController; done: Promise<void> }> = [];
 let created: string[] = [];
 
 beforeAll(async () => {
-  server = await startApiServer({ name: 'milo-infra', logicalClusters: true });
-  milo = new MiloFixtures(server);
-  await milo.installCrds();
+  server = await startMiloServer({ name: 'milo-infra' });
+  milo = server.fixtures;
 });
 afterEach(async () => {
   for (const s of stops.splice(0)) {
@@ -29,7 +28,6 @@ afterEach(async () => {
   created = [];
 });
 afterAll(async () => {
-  milo.close();
   await server.close();
 });
 
@@ -40,7 +38,7 @@ async function controlPlane(name: string, ready: boolean): Promise<void> {
 
 function startManager(options: MiloProviderOptions = {}): { mgr: MultiClusterManager; provider: MiloProvider } {
   const provider = new MiloProvider({
-    mode: 'projectControlPlane', internalAddress: `${server.url}/clusters/{name}`, retry: { initialMs: 100, maxMs: 500 }, ...options,
+    mode: 'projectControlPlane', internalAddress: server.internalAddress, retry: { initialMs: 100, maxMs: 500 }, ...options,
   });
   const mgr = newManager(loadUntrustedKubeconfig(server.kubeconfig()), provider, { logger: silentLogger });
   const stop = new AbortController();
@@ -50,7 +48,7 @@ function startManager(options: MiloProviderOptions = {}): { mgr: MultiClusterMan
 
 /** Reads a ConfigMap straight from a logical cluster, bypassing the provider. */
 async function readDirect(project: string, name: string): Promise<Record<string, string> | undefined> {
-  const cluster = newCluster(loadUntrustedKubeconfig(server.kubeconfig({ logicalCluster: project })));
+  const cluster = newCluster(loadUntrustedKubeconfig(server.projectKubeconfig(project)));
   try {
     const cm = await cluster.client.get(configMap, { namespace: 'default', name });
     return cm['data'] as Record<string, string>;
@@ -69,7 +67,7 @@ describe('MiloProvider in projectControlPlane mode', () => {
     expect(provider.status('beta')).toBeUndefined();
 
     const alpha = await mgr.getCluster('alpha');
-    expect(alpha.config.getCurrentCluster()?.server).toBe(`${server.url}/clusters/alpha`);
+    expect(alpha.config.getCurrentCluster()?.server).toBe(server.controlPlaneUrl('alpha'));
     await alpha.client.create({ ...configMap, metadata: { namespace: 'default', name: 'hello' }, data: { from: 'alpha' } });
     expect(await readDirect('alpha', 'hello')).toEqual({ from: 'alpha' });
     await expect(readDirect('beta', 'hello')).rejects.toMatchObject({ code: 404 });
@@ -102,7 +100,7 @@ describe('MiloProvider in projectControlPlane mode', () => {
     try {
       const { mgr, provider } = startManager({
         probeTimeoutMs: 1_000,
-        internalAddress: (name) => (name === 'stuck' ? `https://127.0.0.1:${port}` : `${server.url}/clusters/${name}`),
+        internalAddress: (name) => (name === 'stuck' ? `https://127.0.0.1:${port}` : server.controlPlaneUrl(name)),
       });
       await controlPlane('stuck', true);
       await vi.waitFor(() => expect(provider.status('stuck')?.state).toBe('pending'), { timeout: 10_000 });
