@@ -7,21 +7,17 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import { loadUntrustedKubeconfig, newManager, silentLogger } from '@multicluster-runtime/core';
-import { MiloFixtures, startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
+import { startMiloServer, type MiloServer } from '@multicluster-runtime/envtest';
 import { MiloProvider } from './index.js';
 
 const projects = 1_000;
-let server: ApiServer;
-let milo: MiloFixtures;
+let milo: MiloServer;
 
 beforeAll(async () => {
-  server = await startApiServer({ name: 'milo-fleet', logicalClusters: true });
-  milo = new MiloFixtures(server);
-  await milo.installCrds();
+  milo = await startMiloServer({ name: 'milo-fleet' });
 });
 afterAll(async () => {
-  milo.close();
-  await server.close();
+  await milo.close();
 });
 
 async function inParallel<T>(items: readonly T[], width: number, each: (item: T) => Promise<unknown>): Promise<void> {
@@ -42,12 +38,12 @@ function settledHeap(): number {
 
 test(`engages ${projects} projects in one process`, async () => {
   const names = Array.from({ length: projects }, (_, i) => `project-${String(i).padStart(4, '0')}`);
-  await inParallel(names, 16, (name) => milo.createProjectControlPlane(name, { ready: true }));
+  await inParallel(names, 16, (name) => milo.fixtures.createProject(name, { ready: true }));
   // Touch every control plane first, so the server's own per-project state is in the baseline, not in the figure.
-  await inParallel(names, 16, (name) => milo.request('GET', `/clusters/${name}/api/v1/namespaces/default`));
+  await inParallel(names, 16, (name) => milo.fixtures.request('GET', `${new URL(milo.controlPlaneUrl(name)).pathname}/api/v1/namespaces/default`));
 
-  const provider = new MiloProvider({ mode: 'projectControlPlane', internalAddress: `${server.url}/clusters/{name}` });
-  const mgr = newManager(loadUntrustedKubeconfig(server.kubeconfig()), provider, { logger: silentLogger });
+  const provider = new MiloProvider();
+  const mgr = newManager(loadUntrustedKubeconfig(milo.kubeconfig()), provider, { logger: silentLogger });
   const before = settledHeap();
   const startedAt = performance.now();
   const stop = new AbortController();
