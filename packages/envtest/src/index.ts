@@ -36,3 +36,10 @@ export { MILO_INFRA_GROUP, MILO_PROJECT_GROUP, MILO_VERSION, projectControlPlane
 export type { MiloServer, MiloServerOptions } from './milo/milo-server.js';
 export { startMiloServer } from './milo/milo-server.js';
 export { projectControlPlaneMount } from './milo/control-plane-mount.js';
+// A fake kcp: workspaces on shards, the apis.kcp.io API, a binding controller and the APIExport virtual workspace.
+export type { BindOptions, CreateExportOptions, KcpServer, KcpServerOptions } from './kcp/kcp-server.js';
+export { startKcpServer } from './kcp/kcp-server.js';
+export type { Workspace as KcpWorkspace } from './kcp/workspaces.js';
+export { logicalClusterNameOf } from './kcp/workspaces.js';
+export { KCP_APIS_GROUP, KCP_PATH_ANNOTATION, kcpCrds } from './kcp/crds.js';
+export { KcpFixtureError, KcpRequestError, KcpTimeoutError } from './kcp/errors.js';

@@ -1,0 +1,32 @@
+/**
+ * The apis.kcp.io CustomResourceDefinitions the fake kcp installs in every workspace: APIResourceSchema, APIExport,
+ * APIBinding (v1alpha1 and v1alpha2, stored as v1alpha1 without conversion: the controller reads both shapes) and
+ * APIExportEndpointSlice. Schemas stay open: the fake stores what tests write and reads only the fields it needs.
+ */
+
+export const KCP_APIS_GROUP = 'apis.kcp.io';
+/** The annotation kcp sets on APIBindings (and LogicalClusters) with the workspace path, e.g. `root:org:ws`. */
+export const KCP_PATH_ANNOTATION = 'kcp.io/path';
+
+const openSchema = { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } };
+
+function crd(kind: string, plural: string, versions: string[]): Record<string, unknown> {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.${KCP_APIS_GROUP}` },
+    spec: {
+      group: KCP_APIS_GROUP,
+      scope: 'Cluster',
+      names: { kind, plural, singular: kind.toLowerCase(), listKind: `${kind}List` },
+      versions: versions.map((name, i) => ({ name, served: true, storage: i === 0, schema: openSchema, subresources: { status: {} } })),
+    },
+  };
+}
+
+export const kcpCrds: readonly Record<string, unknown>[] = [
+  crd('APIResourceSchema', 'apiresourceschemas', ['v1alpha1']),
+  crd('APIExport', 'apiexports', ['v1alpha1', 'v1alpha2']),
+  crd('APIBinding', 'apibindings', ['v1alpha1', 'v1alpha2']),
+  crd('APIExportEndpointSlice', 'apiexportendpointslices', ['v1alpha1']),
+];
