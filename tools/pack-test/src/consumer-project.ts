@@ -47,6 +47,23 @@ export async function createConsumerProject(
     devDependencies: { '@types/node': installedVersion('@types/node') },
     overrides: readManifest(repoRoot).overrides ?? {},
   }, null, 2)}\n`);
+  writeConsumerTsconfig(dir);
+  try {
+    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
+      cwd: dir, signal, maxBuffer: 16 * 1024 * 1024, env: npmEnv(),
+    });
+  } catch (err) {
+    const e = err as { stdout?: string; stderr?: string };
+    throw new ConsumerProjectError(dir, 'npm install failed', `${e.stdout ?? ''}${e.stderr ?? ''}` || String(err));
+  }
+}
+
+/**
+ * A user's strict tsconfig for the project's own `*.ts` files (consumer files, README examples). They are ES modules
+ * (top-level await) only where the project's package.json says `"type": "module"`. `checkDeclarations: false` skips
+ * checking declaration files themselves (several seconds), for the quick in-repo run.
+ */
+export function writeConsumerTsconfig(dir: string, options: { checkDeclarations?: boolean } = {}): void {
   writeFileSync(join(dir, 'tsconfig.json'), `${JSON.stringify({
     compilerOptions: {
       strict: true,
@@ -58,18 +75,10 @@ export async function createConsumerProject(
       types: ['node'],
       // Our declarations are checked under the consumer's strict settings; other packages' are not our business
       // (client-node's need @types/ws, for one): typecheckProject drops diagnostics in other node_modules.
-      skipLibCheck: false,
+      skipLibCheck: options.checkDeclarations === false,
     },
     include: ['*.ts'],
   }, null, 2)}\n`);
-  try {
-    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
-      cwd: dir, signal, maxBuffer: 16 * 1024 * 1024, env: npmEnv(),
-    });
-  } catch (err) {
-    const e = err as { stdout?: string; stderr?: string };
-    throw new ConsumerProjectError(dir, 'npm install failed', `${e.stdout ?? ''}${e.stderr ?? ''}` || String(err));
-  }
 }
 
 /**

@@ -2,13 +2,15 @@
  * Every package README opens with an example, and this runs each one as a user would: transpiled to a module, run
  * by `node` as a child process against in-memory API servers, importing the workspace packages' build (dist/,
  * rebuilt first if a source is newer) through a node_modules link to the repository's. Each example must show its
- * effect (a reconcile line for an object in the right cluster) and a controller must exit 0 on SIGTERM.
+ * effect (a reconcile line for an object in the right cluster) and a controller must exit 0 on SIGTERM. The examples
+ * also type-check, strict, against the built declarations.
  * The same scenarios run against packages installed from their tarballs in pack.test.ts.
  */
-import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { typecheckProject, writeConsumerTsconfig } from './consumer-project.js';
 import { runExample, writeExample } from './example-program.js';
 import { ExampleFixtures } from './scenarios/fixtures.js';
 import { readmeScenarios } from './scenarios/readme-scenarios.js';
@@ -23,6 +25,8 @@ beforeAll(async () => {
   await buildIfStale([...new Set(readmeScenarios.flatMap((s) => s.packages))]);
   programs = mkdtempSync(join(tmpdir(), 'readme-programs-'));
   symlinkSync(join(repoRoot, 'node_modules'), join(programs, 'node_modules'), 'dir');
+  writeFileSync(join(programs, 'package.json'), '{ "type": "module" }\n');
+  writeConsumerTsconfig(programs, { checkDeclarations: false }); // the pack test checks them, from the tarballs
 }, 120_000);
 
 afterEach(async () => {
@@ -36,6 +40,11 @@ describe('README examples run as written', () => {
     const published = workspacePackages().filter((p) => !p.manifest.private).map((p) => `${p.relDir}/README.md`);
     for (const readme of published) expect(existsSync(join(repoRoot, readme)), `${readme} is missing`).toBe(true);
     expect(published.filter((r) => !readmeScenarios.some((s) => s.readme === r)), 'READMEs without a scenario').toEqual([]);
+  });
+
+  it('type-check against the packages\' declarations, as a strict user project', async () => {
+    for (const s of readmeScenarios) writeExample(join(repoRoot, s.readme), programs, s.readme.replace(/\W+/g, '-'));
+    expect(await typecheckProject(programs)).toBe('');
   });
 
   for (const scenario of readmeScenarios) {
