@@ -42,6 +42,12 @@ export interface InformerCacheOptions {
    * modify what they get (controller-runtime's UnsafeDisableDeepCopy).
    */
   unsafeDisableDeepCopy?: boolean;
+  /**
+   * The key informers store objects under (default `namespace/name`). A cache over a kcp wildcard view (`/clusters/*`)
+   * must include the logical cluster, since the same namespace/name exists in many clusters; `get` then finds nothing
+   * and reads go through `list` with an indexed field selector.
+   */
+  objectKey?: (obj: KubeObject) => string;
 }
 
 /** Reads may name `metadataOnly` to be served by the metadata-only informer of a kind. */
@@ -226,6 +232,7 @@ export class InformerCache implements Cache {
       transform: entry.metadataOnly ? metadataOnly : stripManagedFields,
       ...(this.options.resyncPeriodMs !== undefined ? { defaultResyncPeriodMs: this.options.resyncPeriodMs } : {}),
       ...(this.options.watcher ? { watcher: this.options.watcher } : {}),
+      ...(this.options.objectKey ? { objectKey: this.options.objectKey } : {}),
     });
     for (const [field, extract] of this.indexers.get(kindKey(entry.kind)) ?? []) informer.addIndex(fieldIndexName(field), extract);
     entry.mapping = mapping;

@@ -25,6 +25,8 @@ export interface SharedInformerOptions {
   clusterName?: ClusterName;
   /** What the store keeps of each object. Default: drop managedFields. */
   transform?: TransformFunc;
+  /** The store key of each object (default `namespace/name`); see StoreOptions.objectKey. */
+  objectKey?: (obj: KubeObject) => string;
   /** Resync period for handlers that do not set their own. Default: none. */
   defaultResyncPeriodMs?: number;
   watcher?: WatcherOptions;
@@ -69,6 +71,7 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
     this.defaultResyncPeriodMs = options.defaultResyncPeriodMs;
     this.store = new Store<T>({
       ...(options.transform ? { transform: options.transform } : {}),
+      ...(options.objectKey ? { objectKey: options.objectKey } : {}),
       onIndexError: (index, obj, err) => {
         this.log.error('index function threw; object left out of the index', err, {
           index, namespace: obj.metadata.namespace, name: obj.metadata.name,

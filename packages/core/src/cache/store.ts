@@ -20,6 +20,12 @@ export interface StoreOptions<T extends KubeObject = KubeObject> {
   transform?: TransformFunc;
   /** Called when an index function throws; the object is then left out of that index. */
   onIndexError?: (index: string, obj: T, err: unknown) => void;
+  /**
+   * The key each object is stored under. Default `namespace/name`. Wildcard views that hold objects of several
+   * clusters (kcp's `/clusters/*`) need a key that includes the cluster; `get(namespace, name)` then finds nothing,
+   * and reads go through an index instead.
+   */
+  objectKey?: (obj: KubeObject) => string;
 }
 
 /** Name of the built-in index on `metadata.namespace` ("" for cluster-scoped objects). */
@@ -30,7 +36,7 @@ export function objectKey(namespace: string | undefined, name: string): string {
   return namespace ? `${namespace}/${name}` : name;
 }
 
-function keyOf(obj: KubeObject): string {
+function defaultKeyOf(obj: KubeObject): string {
   return objectKey(obj.metadata.namespace, obj.metadata.name ?? '');
 }
 
@@ -46,10 +52,12 @@ export class Store<T extends KubeObject = KubeObject> {
   private staged: Map<string, T> | undefined;
   private readonly transform: TransformFunc;
   private readonly onIndexError: (index: string, obj: T, err: unknown) => void;
+  private readonly keyOf: (obj: KubeObject) => string;
 
   constructor(options: StoreOptions<T> = {}) {
     this.transform = options.transform ?? stripManagedFields;
     this.onIndexError = options.onIndexError ?? (() => {});
+    this.keyOf = options.objectKey ?? defaultKeyOf;
     this.addIndex(NAMESPACE_INDEX, (obj) => [obj.metadata.namespace ?? '']);
   }
 
@@ -80,7 +88,7 @@ export class Store<T extends KubeObject = KubeObject> {
 
   /** Values `obj` is indexed under in index `name` (as computed when it was stored). */
   indexValues(name: string, obj: T): readonly string[] {
-    return this.indexes.get(name)?.valuesByKey.get(keyOf(obj)) ?? [];
+    return this.indexes.get(name)?.valuesByKey.get(this.keyOf(obj)) ?? [];
   }
 
   /** Adds an index and fills it from the objects already stored. Throws if the name is taken. */
@@ -97,7 +105,7 @@ export class Store<T extends KubeObject = KubeObject> {
    */
   apply(received: KubeObject): StoreChange<T> | undefined {
     const object = this.prepare(received);
-    const key = keyOf(object);
+    const key = this.keyOf(object);
     const old = this.objects.get(key);
     if (old && sameVersion(old, object)) return undefined;
     this.put(key, object, old);
@@ -107,7 +115,7 @@ export class Store<T extends KubeObject = KubeObject> {
   /** Removes an object the server reported deleted. Handlers are told even if it was never stored. */
   delete(received: KubeObject): StoreChange<T> {
     const object = this.prepare(received);
-    const key = keyOf(object);
+    const key = this.keyOf(object);
     if (this.objects.has(key)) this.remove(key);
     return { type: 'delete', object, stateUnknown: false };
   }
@@ -121,7 +129,7 @@ export class Store<T extends KubeObject = KubeObject> {
   stage(received: KubeObject): void {
     if (!this.staged) throw new Error('Store.stage called without beginReplace');
     const object = this.prepare(received);
-    this.staged.set(keyOf(object), object);
+    this.staged.set(this.keyOf(object), object);
   }
 
   /**
