@@ -4,5 +4,3 @@ export { MiloProvider } from './provider.js';
 export type { MiloMode } from './resources.js';
 export { conditionIsTrue, projectControlPlaneKind, projectKind } from './resources.js';
 export { defaultInternalAddress, projectControlPlaneUrl } from './endpoint.js';
-export type { RunnableHost } from './engage-always.js';
-export { engageAlways, withoutAutoStart } from './engage-always.js';

@@ -1,8 +1,8 @@
 /**
  * Replicas with leader election (Milo's bug #732: standby replicas answered "cluster not found", because the
- * provider, like every leader-gated runnable, only ran on the leader). With `withoutAutoStart` + `engageAlways`
- * every replica engages every project, so lookups (webhooks, quota checks) work on all of them, and only the leader's
- * controllers reconcile.
+ * provider, like every leader-gated runnable, only ran on the leader). Core runs providers on every replica, so
+ * lookups (webhooks, quota checks) work on all of them, and only the leader's controllers reconcile; a provider that
+ * asks for `needLeaderElection` gets upstream's behaviour back.
  */
 import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import {
@@ -10,7 +10,7 @@ import {
 } from '@multicluster-runtime/core';
 import type { MultiClusterManager, Request } from '@multicluster-runtime/core';
 import { startMiloServer, type MiloServer } from '@multicluster-runtime/envtest';
-import { MiloProvider, engageAlways, withoutAutoStart } from './index.js';
+import { MiloProvider } from './index.js';
 
 const configMap = { apiVersion: 'v1', kind: 'ConfigMap' };
 const election = { enabled: true, namespace: 'default', name: 'milo-operator', leaseDurationMs: 3_000, renewDeadlineMs: 2_000, retryPeriodMs: 200 };
@@ -27,13 +27,11 @@ function provider(): MiloProvider {
   return new MiloProvider({ retry: { initialMs: 100, maxMs: 500 } });
 }
 
-/** A replica whose provider runs on every replica; its controller labels ConfigMaps with the replica's id. */
+/** A replica; its controller labels ConfigMaps with the replica's id. */
 function replica(id: string, reconciled: string[]): MultiClusterManager {
-  const p = provider();
-  const mgr = newManager(loadUntrustedKubeconfig(milo.kubeconfig()), withoutAutoStart(p), {
+  const mgr = newManager(loadUntrustedKubeconfig(milo.kubeconfig()), provider(), {
     logger: silentLogger, leaderElection: { ...election, id },
   });
-  engageAlways(mgr, p);
   controllerManagedBy(mgr).named('label-configmaps').for(configMap).complete(async (req: Request, ctx) => {
     if (req.clusterName === '') return;
     reconciled.push(`${req.clusterName}/${req.name}`);
@@ -52,8 +50,8 @@ test('every replica answers getCluster for engaged projects; only the leader rec
   const mgrs = [replica('replica-0', logs[0]), replica('replica-1', logs[1])];
   const stops = mgrs.map(() => new AbortController());
   const runs = mgrs.map((m, i) => m.start(stops[i]!.signal));
-  // Plain wiring for comparison: the provider starts only once elected, so this standby knows no project.
-  const plainProvider = provider();
+  // Upstream's wiring for comparison: a leader-only provider, so this standby knows no project.
+  const plainProvider = Object.assign(provider(), { needLeaderElection: true });
   const plain = newManager(loadUntrustedKubeconfig(milo.kubeconfig()), plainProvider, {
     logger: silentLogger, leaderElection: { ...election, id: 'replica-plain' },
   });

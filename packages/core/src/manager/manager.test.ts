@@ -345,14 +345,15 @@ describe('manager leader election', () => {
     mgr.add(registry);
     const running = mgr.start(stopper().signal);
     await expect.poll(() => registry.running).toBe(true);
-    // Observe beyond a lease period: the other replica renews, so leader-only work and the provider stay off.
+    // Observe beyond a lease period: the other replica renews, so leader-only work stays off; the provider runs on
+    // every replica, so a standby knows the fleet.
     await new Promise((r) => setTimeout(r, 1200));
-    expect(events).toEqual(['start registry']);
+    expect(events).toEqual(['start registry', 'start provider']);
 
     otherStop.abort();
     await otherRun;
     await mgr.elected();
-    await expect.poll(() => events).toEqual(['start registry', 'start ctrl', 'start provider']);
+    await expect.poll(() => events).toEqual(['start registry', 'start provider', 'start ctrl']);
 
     // The API server becomes unreachable: this replica must step down and stop everything.
     view.broken = true;

@@ -3,6 +3,9 @@
  * engages Aware runnables with each cluster the provider brings, serves metrics and health probes, and shuts it all
  * down within a deadline. Start order (as controller-runtime, plus the provider): probe servers, the local cluster
  * and its cache sync, runnables that need no leader election, then — once elected — the rest, and the provider last.
+ * With leader election the provider runs on every replica unless it sets `needLeaderElection: true`: standbys then
+ * answer getCluster (upstream's leader-only provider is Milo's bug #732) and take over with clusters already engaged;
+ * their controllers record the engagements and start watching only once elected.
  * A runnable that fails stops the manager with its error.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
@@ -277,7 +280,8 @@ export class MultiClusterManager implements Manager {
     if (!run.stopRequested.signal.aborted) {
       for (const r of this.registered) if (!this.leaderOnly(r)) this.startRunnable(r, run.runnables.signal);
       run.nonLeaderStarted = true;
-      if (this.coordinator) this.startSharding(run.runnables.signal);
+      if (this.coordinator) this.startCoordinator(run.runnables.signal);
+      if (this.elector && !this.providerLeaderOnly()) this.startProvider(run.runnables.signal);
       campaign = this.campaign(run);
     }
 
@@ -306,21 +310,26 @@ export class MultiClusterManager implements Manager {
     run.leaderSignal = leaderSignal;
     this.resolveElected();
     for (const r of this.registered) if (this.leaderOnly(r)) this.startRunnable(r, leaderSignal);
-    if (!this.coordinator && isProviderRunnable(this.provider)) {
-      const provider = this.provider;
-      this.track(provider, 'provider', leaderSignal, () => provider.start(leaderSignal, this));
-    }
+    // Without an election every runnable is "leader-only", so the provider still starts last.
+    if (!this.elector || this.providerLeaderOnly()) this.startProvider(leaderSignal);
     return term;
   }
 
-  /** Sharding runs on every replica: the coordinator (peers, fences), then the provider that feeds it. */
-  private startSharding(signal: AbortSignal): void {
+  /** Only a provider that asks for it waits for election; with sharding it never does (fences guard each cluster). */
+  private providerLeaderOnly(): boolean {
+    return !this.coordinator && (this.provider as { needLeaderElection?: boolean } | undefined)?.needLeaderElection === true;
+  }
+
+  private startProvider(signal: AbortSignal): void {
+    if (!isProviderRunnable(this.provider)) return;
+    const provider = this.provider;
+    this.track(provider, 'provider', signal, () => provider.start(signal, this));
+  }
+
+  /** Sharding runs on every replica: the coordinator (peers, fences) that the provider feeds. */
+  private startCoordinator(signal: AbortSignal): void {
     const coordinator = this.coordinator!;
     this.track(coordinator, 'shard coordinator', signal, () => coordinator.start(signal));
-    if (isProviderRunnable(this.provider)) {
-      const provider = this.provider;
-      this.track(provider, 'provider', signal, () => provider.start(signal, this));
-    }
   }
 
   private startRunnable(r: Runnable, signal: AbortSignal): void {

@@ -39,6 +39,12 @@ export interface Provider {
 export interface ProviderRunnable extends Provider {
   /** Runs discovery, engaging clusters through `aware`, until `signal` aborts. */
   start(signal: AbortSignal, aware: Aware): Promise<void>;
+  /**
+   * True to run discovery only on the elected replica, as upstream does. By default a provider runs on every
+   * replica, so standbys answer getCluster and take over with their clusters already engaged; only the leader's
+   * controllers reconcile. Ignored with sharding, which needs the provider everywhere.
+   */
+  readonly needLeaderElection?: boolean;
 }
 
 /** True if the provider has a discovery loop the manager must start. */
