@@ -2,7 +2,7 @@
 # Package-quality gate (issue 12), for CI: exits non-zero if any package could not be released or would not work
 # from its tarball. About 2-3 minutes on 2 cores; the npm cache (or the registry) supplies third-party packages.
 #  1. `nx release` dry run: independent versions from Conventional Commits, dependents' ranges updated; it must
-#     leave every file, the index and the tags as they were.
+#     leave every file and tag as it was.
 #  2. The pack test (src/pack.test.ts): builds what is stale, packs every package once, checks each tarball with our
 #     checker, publint --strict and arethetypeswrong --profile esm-only, installs the tarballs alone into empty
 #     projects (each provider with core; core + provider-multi + two providers), imports them, type-checks consumer
@@ -21,13 +21,13 @@ step() {
   else echo "::: pack-check $name FAILED after $((SECONDS - t0))s" >&2; failed+=("$name"); fi
 }
 
-# What `nx release` could write: manifests, changelogs, the lockfile, tags, the index.
+# What `nx release` could write: manifests, changelogs, the lockfile, tags. (Not the index: other work in a shared
+# tree stages files at any time; nx.json says no commit, no tag.)
 release_state() {
   {
     cat packages/*/package.json package-lock.json 2>/dev/null
-    ls packages/*/CHANGELOG.md CHANGELOG.md 2>/dev/null || true
+    cat packages/*/CHANGELOG.md CHANGELOG.md 2>/dev/null || true
     git tag --list
-    git diff --cached --name-only
   } | sha256sum
 }
 
@@ -39,7 +39,7 @@ release_dry_run() {
   npx nx release --dry-run --skip-publish --first-release || return 1
   after=$(release_state)
   if [[ "$before" != "$after" ]]; then
-    echo "nx release --dry-run changed files, the index or tags" >&2
+    echo "nx release --dry-run changed manifests, changelogs, the lockfile or tags" >&2
     return 1
   fi
 }
