@@ -1,0 +1,124 @@
+/**
+ * One virtual-workspace URL from the endpoint slice (one per kcp shard): one connection pool, one wildcard cache over
+ * `<url>/clusters/*`, one REST mapper from the wildcard discovery, and the APIBinding informer that says which
+ * logical clusters are bound here and Ready. Every logical cluster engaged through it shares all of these.
+ */
+import type { Cluster, KubeObject, Logger, ObjectKind } from '@multicluster-runtime/core';
+import { DiscoveryRESTMapper, Transport } from '@multicluster-runtime/core';
+import { PATH_ANNOTATION, logicalClusterOf } from './annotations.js';
+import { withServer } from './config.js';
+import { EndpointStartError } from './errors.js';
+import { LogicalCluster } from './logical-cluster.js';
+import { prefixedTransport } from './prefixed-transport.js';
+import { WildcardCache } from './wildcard-cache.js';
+
+export const API_BINDING: ObjectKind = { apiVersion: 'apis.kcp.io/v1alpha1', kind: 'APIBinding' };
+
+/** Ready=True in status.conditions: what upstream's default filter checks (kcp-dev/multicluster-provider#87). */
+export function bindingIsReady(binding: KubeObject): boolean {
+  const conditions = (binding as { status?: { conditions?: { type?: string; status?: string }[] } }).status?.conditions;
+  return conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+}
+
+export interface EndpointOptions {
+  logger: Logger;
+  isReady: (binding: KubeObject) => boolean;
+  /** Called whenever a logical cluster's bindings here change (ready or not, added or gone). */
+  onChange: (cluster: string) => void;
+  /** How long start() waits for the binding informer's first list. */
+  startTimeoutMs: number;
+}
+
+export class Endpoint {
+  private readonly transport: Transport;
+  private readonly restMapper: DiscoveryRESTMapper;
+  private readonly shared: WildcardCache;
+  private readonly life = new AbortController();
+  private running: Promise<void> | undefined;
+  /** Logical cluster → names of its Ready bindings seen here. */
+  private readonly ready = new Map<string, Set<string>>();
+  /** Workspace path → logical cluster, from the bindings' `kcp.io/path` annotation. */
+  private readonly paths = new Map<string, string>();
+
+  constructor(readonly url: string, private readonly base: Cluster['config'], private readonly options: EndpointOptions) {
+    this.transport = Transport.forConfig(withServer(base, url));
+    const wildcard = prefixedTransport(this.transport, '/clusters/*');
+    this.restMapper = new DiscoveryRESTMapper(wildcard);
+    this.shared = new WildcardCache({ transport: wildcard, restMapper: this.restMapper, logger: options.logger, clusterName: url }, options.logger);
+  }
+
+  /** Starts the cache and waits for the APIBinding list; throws EndpointStartError (after cleaning up) if it cannot. */
+  async start(): Promise<void> {
+    this.running = this.shared.cache.start(this.life.signal);
+    const deadline = AbortSignal.any([this.life.signal, AbortSignal.timeout(this.options.startTimeoutMs)]);
+    try {
+      const informer = await this.shared.cache.getInformer(API_BINDING, { signal: deadline });
+      informer.addEventHandler({
+        onAdd: (b) => this.observe(b),
+        onUpdate: (_old, b) => this.observe(b),
+        onDelete: (b) => this.forget(b),
+      });
+      const informerSynced = await this.shared.cache.waitForCacheSync(deadline);
+      if (!informerSynced) throw informer.status().lastError ?? new Error('the APIBinding list did not complete in time');
+    } catch (err) {
+      await this.stop();
+      throw new EndpointStartError(this.url, err);
+    }
+  }
+
+  hasReadyBinding(cluster: string): boolean {
+    return (this.ready.get(cluster)?.size ?? 0) > 0;
+  }
+
+  clusterForPath(path: string): string | undefined {
+    return this.paths.get(path);
+  }
+
+  /** Logical clusters with a Ready binding here. */
+  clusters(): string[] {
+    return [...this.ready.keys()];
+  }
+
+  /** A fleet member for one logical cluster of this endpoint. */
+  view(cluster: string): LogicalCluster {
+    const server = `${this.url.replace(/\/+$/, '')}/clusters/${cluster}`;
+    return new LogicalCluster(cluster, withServer(this.base, server), prefixedTransport(this.transport, `/clusters/${cluster}`), this.restMapper, this.shared);
+  }
+
+  async stop(): Promise<void> {
+    this.life.abort();
+    try {
+      await this.running;
+    } finally {
+      await this.transport.close();
+    }
+  }
+
+  private observe(binding: KubeObject): void {
+    const cluster = logicalClusterOf(binding);
+    if (!cluster) return;
+    const path = binding.metadata.annotations?.[PATH_ANNOTATION];
+    // The path may be set after the binding first appears (upstream #103), so every update refreshes it.
+    if (path) this.paths.set(path, cluster);
+    const name = binding.metadata.name ?? '';
+    let names = this.ready.get(cluster);
+    if (this.options.isReady(binding)) {
+      if (!names) this.ready.set(cluster, (names = new Set()));
+      names.add(name);
+    } else if (names) {
+      names.delete(name);
+      if (names.size === 0) this.ready.delete(cluster);
+    }
+    this.options.onChange(cluster);
+  }
+
+  private forget(binding: KubeObject): void {
+    const cluster = logicalClusterOf(binding);
+    if (!cluster) return;
+    const names = this.ready.get(cluster);
+    names?.delete(binding.metadata.name ?? '');
+    if (names?.size === 0) this.ready.delete(cluster);
+    if (!this.ready.has(cluster)) for (const [p, c] of this.paths) if (c === cluster) this.paths.delete(p);
+    this.options.onChange(cluster);
+  }
+}

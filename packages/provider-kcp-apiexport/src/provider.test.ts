@@ -1,0 +1,173 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import type { Aware, Cluster, KubeObject } from '@multicluster-runtime/core';
+import { isNotFound } from '@multicluster-runtime/core';
+import type { KcpServer, KcpWorkspace } from '@multicluster-runtime/envtest';
+import { startKcpServer } from '@multicluster-runtime/envtest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { ApiExportProvider } from './provider.js';
+import { EndpointStartError } from './errors.js';
+
+const thingSchema = {
+  metadata: { name: 'v1.things.example.com' },
+  spec: {
+    group: 'example.com',
+    names: { kind: 'Thing', listKind: 'ThingList', plural: 'things', singular: 'thing' },
+    scope: 'Namespaced',
+    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } }, subresources: { status: {} } }],
+  },
+};
+const THING = { apiVersion: 'example.com/v1', kind: 'Thing' };
+const thing = (name: string, color: string): KubeObject => ({ ...THING, metadata: { name, namespace: 'default', labels: { color } } });
+
+/** Records engagements; a cluster leaves when its engagement signal aborts. */
+class RecordingAware implements Aware {
+  readonly engaged = new Map<string, Cluster>();
+  readonly history: string[] = [];
+  async engage(signal: AbortSignal, name: string, cluster: Cluster): Promise<void> {
+    this.engaged.set(name, cluster);
+    this.history.push(`+${name}`);
+    signal.addEventListener('abort', () => {
+      if (this.engaged.get(name) === cluster) this.engaged.delete(name);
+      this.history.push(`-${name}`);
+    }, { once: true });
+  }
+}
+
+function kubeConfig(text: string): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromString(text);
+  return kc;
+}
+
+describe('ApiExportProvider against the fake kcp', () => {
+  let kcp: KcpServer;
+  let providerWs: KcpWorkspace;
+  let a: KcpWorkspace;
+  let b: KcpWorkspace;
+  let unbound: KcpWorkspace;
+  const running: { stop: AbortController; done: Promise<void> }[] = [];
+
+  beforeAll(async () => {
+    kcp = await startKcpServer({ shards: ['one', 'two'] });
+    providerWs = await kcp.createWorkspace('root:provider');
+    a = await kcp.createWorkspace('root:consumer-a', { shard: 'one' });
+    b = await kcp.createWorkspace('root:consumer-b', { shard: 'two' });
+    unbound = await kcp.createWorkspace('root:unbound', { shard: 'one' });
+    await kcp.createExport(providerWs, { name: 'example.com', schemas: [thingSchema] });
+    await kcp.bind(a, { exportPath: 'root:provider', exportName: 'example.com' });
+    await kcp.bind(b, { exportPath: 'root:provider', exportName: 'example.com' });
+  });
+  afterEach(async () => {
+    for (const r of running.splice(0)) {
+      r.stop.abort();
+      await r.done;
+    }
+  });
+  afterAll(async () => {
+    await kcp?.close();
+  });
+
+  function startProvider(opts: Partial<ConstructorParameters<typeof ApiExportProvider>[0]> = {}) {
+    const provider = new ApiExportProvider({ endpointSliceName: 'example.com', exportConfig: kubeConfig(kcp.kubeconfig(providerWs)), retry: { initialMs: 50, maxMs: 200 }, ...opts });
+    const aware = new RecordingAware();
+    const stop = new AbortController();
+    const done = provider.start(stop.signal, aware);
+    running.push({ stop, done });
+    return { provider, aware, stop, done };
+  }
+
+  test('engages each Ready-bound logical cluster through its shard endpoint, never the unbound ones', async () => {
+    const { provider, aware } = startProvider();
+    await expect.poll(() => provider.names()).toEqual([a.name, b.name].sort());
+    expect(provider.endpoints()).toEqual(['one', 'two'].map((s) => kcp.endpointUrl(s, providerWs, 'example.com')));
+    expect([...aware.engaged.keys()].sort()).toEqual([a.name, b.name].sort());
+    expect(provider.names()).not.toContain(unbound.name);
+    const clusterA = await provider.get(a.name);
+    expect(clusterA.config.getCurrentCluster()?.server).toBe(`${kcp.endpointUrl('one', providerWs, 'example.com')}/clusters/${a.name}`);
+  });
+
+  test('each cluster writes to its own logical cluster and reads and hears only its own objects', async () => {
+    const { provider } = startProvider();
+    await expect.poll(() => provider.names()).toEqual([a.name, b.name].sort());
+    const clusterA = await provider.get(a.name);
+    const clusterB = await provider.get(b.name);
+    const eventsA: string[] = [];
+    const informerA = await clusterA.cache.getInformer(THING);
+    informerA.addEventHandler({ onAdd: (o) => eventsA.push(`${o.metadata.annotations?.['kcp.io/cluster']}/${o.metadata.name}`) });
+
+    await clusterB.client.create(thing('same', 'blue'));
+    await clusterA.client.create(thing('same', 'gray'));
+    await clusterA.client.create(thing('only-a', 'gray'));
+    await expect.poll(() => eventsA.length).toBe(2);
+    expect(eventsA.sort()).toEqual([`${a.name}/only-a`, `${a.name}/same`]);
+
+    await expect.poll(async () => (await clusterB.cache.list(THING)).items.map((o) => o.metadata.name)).toEqual(['same']);
+    const listA = await clusterA.cache.list(THING, { namespace: 'default' });
+    expect(listA.items.map((o) => `${o.metadata.name}:${o.metadata.labels?.['color']}`)).toEqual(['only-a:gray', 'same:gray']);
+    expect((await clusterB.cache.get<KubeObject>(THING, { namespace: 'default', name: 'same' })).metadata.labels).toEqual({ color: 'blue' });
+    await expect(clusterB.cache.get(THING, { namespace: 'default', name: 'only-a' })).rejects.toSatisfy(isNotFound);
+    expect(informerA.list().map((o) => o.metadata.name).sort()).toEqual(['only-a', 'same']);
+  });
+
+  test('field indexes registered through the provider serve scoped lists', async () => {
+    const { provider } = startProvider();
+    await provider.indexField(THING, 'color', (o) => [o.metadata.labels?.['color'] ?? '']);
+    await expect.poll(() => provider.names()).toEqual([a.name, b.name].sort());
+    const clusterA = await provider.get(a.name);
+    await expect.poll(async () => (await clusterA.cache.list(THING, { fieldSelector: { color: 'gray' } })).items.map((o) => o.metadata.name)).toEqual(['only-a', 'same']);
+    expect((await clusterA.cache.list(THING, { fieldSelector: 'color=blue' })).items).toEqual([]);
+  });
+
+  test('looks clusters up by workspace path', async () => {
+    const { provider } = startProvider();
+    await expect.poll(() => provider.names()).toEqual([a.name, b.name].sort());
+    expect((await provider.get('root:consumer-a')).name).toBe(a.name);
+    expect(provider.clusterNameForPath('root:consumer-b')).toBe(b.name);
+    await expect(provider.get('root:unbound')).rejects.toThrow(/not found/i);
+  });
+
+  test('a new binding engages, an unbinding disengages and a shard with no binding left leaves the slice', async () => {
+    const { provider, aware } = startProvider();
+    await expect.poll(() => provider.names()).toEqual([a.name, b.name].sort());
+    const c = await kcp.createWorkspace('root:consumer-c', { shard: 'two' });
+    await kcp.bind(c, { exportPath: 'root:provider', exportName: 'example.com' });
+    await expect.poll(() => provider.names()).toContain(c.name);
+    await kcp.unbind(c, 'example.com');
+    await expect.poll(() => provider.names()).not.toContain(c.name);
+    expect(aware.history).toContain(`-${c.name}`);
+
+    await kcp.unbind(b, 'example.com');
+    await expect.poll(() => provider.endpoints()).toEqual([kcp.endpointUrl('one', providerWs, 'example.com')]);
+    expect(provider.names()).toEqual([a.name]);
+    await kcp.bind(b, { exportPath: 'root:provider', exportName: 'example.com' });
+    await expect.poll(() => provider.names()).toEqual([a.name, b.name].sort());
+    expect(provider.endpoints()).toHaveLength(2);
+  });
+
+  test('an endpoint that cannot list bindings yet is retried with backoff until it can', async () => {
+    let deny = true;
+    kcp.server.setAuthorizer((attrs) => !(deny && attrs.resource === 'apibindings' && attrs.verb === 'list' && attrs.cluster === undefined));
+    try {
+      const { provider } = startProvider({ endpointStartTimeoutMs: 150 });
+      await expect.poll(() => [...provider.endpointFailures().values()].every((n) => n >= 2) && provider.endpointFailures().size === 2).toBe(true);
+      expect(provider.endpoints()).toEqual([]);
+      expect(provider.names()).toEqual([]);
+      deny = false;
+      await expect.poll(() => provider.names(), { timeout: 5000 }).toEqual([a.name, b.name].sort());
+    } finally {
+      kcp.server.setAuthorizer(undefined);
+    }
+  });
+
+  test('stopping disengages every cluster; bad options are refused', async () => {
+    const { provider, aware, stop, done } = startProvider();
+    await expect.poll(() => provider.names()).toHaveLength(2);
+    stop.abort();
+    await done;
+    expect(aware.engaged.size).toBe(0);
+    expect(provider.names()).toEqual([]);
+    expect(() => new ApiExportProvider({ endpointSliceName: '', exportConfig: new KubeConfig() })).toThrow(/endpointSliceName/);
+    expect(() => new ApiExportProvider({ endpointSliceName: 'x', exportConfig: new KubeConfig() })).toThrow(/current context/);
+    expect(new EndpointStartError('https://x', new Error('boom')).retryable).toBe(true);
+  });
+});

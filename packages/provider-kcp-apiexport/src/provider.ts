@@ -1,0 +1,271 @@
+/**
+ * `ApiExportProvider`: every logical cluster bound (Ready) to a kcp APIExport is a fleet member. It watches the
+ * APIExportEndpointSlice in the export's workspace, runs one {@link Endpoint} per URL it lists (one per shard), and
+ * engages a {@link LogicalCluster} for each logical cluster with a Ready APIBinding, through core's ClusterSet. A
+ * cluster is disengaged when its last Ready binding goes (deleted or no longer Ready: upstream never disengages on
+ * the latter) or its endpoint leaves the slice; endpoints that fail to start are retried with capped exponential
+ * backoff (upstream #114). Clusters can also be looked up by workspace path (`kcp.io/path`), like upstream's
+ * path-aware provider.
+ */
+import type {
+  Aware, Cluster, ClusterName, IndexerFunc, Informer, KubeObject, Logger, MetricsRecorder, ObjectKind, ProviderRunnable,
+} from '@multicluster-runtime/core';
+import { ClusterNotFoundError, ClusterSet, ProviderAlreadyStartedError, newCluster, silentLogger } from '@multicluster-runtime/core';
+import { Endpoint, bindingIsReady } from './endpoint.js';
+import { ApiExportProviderConfigError } from './errors.js';
+
+export const API_EXPORT_ENDPOINT_SLICE: ObjectKind = { apiVersion: 'apis.kcp.io/v1alpha1', kind: 'APIExportEndpointSlice' };
+
+export interface ApiExportProviderOptions {
+  /** The APIExportEndpointSlice to follow (kcp ≥ 0.28 creates one named after the export). */
+  endpointSliceName: string;
+  /** A kubeconfig for the workspace holding the slice (`…/clusters/root:provider`); its user reaches the endpoints too. */
+  exportConfig: Cluster['config'];
+  /** Which bindings make their logical cluster a member. Default: the Ready condition is True. */
+  isReady?: (binding: KubeObject) => boolean;
+  /** How long a new cluster's cache may take to sync before the engagement is retried. Default 30 s. */
+  waitCacheTimeoutMs?: number;
+  /** How long an endpoint may take to answer its first APIBinding list before it is retried. Default 10 s. */
+  endpointStartTimeoutMs?: number;
+  /** Backoff between retries of failed endpoints and engagements. Defaults: 200 ms doubling to 30 s. */
+  retry?: { initialMs?: number; maxMs?: number };
+  logger?: Logger;
+  metrics?: MetricsRecorder;
+}
+
+interface EndpointSlot {
+  readonly url: string;
+  endpoint?: Endpoint;
+  removed: boolean;
+  failures: number;
+  timer?: NodeJS.Timeout;
+}
+
+export class ApiExportProvider implements ProviderRunnable {
+  private readonly clusters: ClusterSet;
+  private readonly log: Logger;
+  private readonly isReady: (binding: KubeObject) => boolean;
+  private readonly retryInitialMs: number;
+  private readonly retryMaxMs: number;
+  /** Endpoints in slice order; the first with a Ready binding for a cluster serves it. */
+  private readonly slots = new Map<string, EndpointSlot>();
+  /** Logical cluster → the endpoint it is engaged through. */
+  private readonly engaged = new Map<string, Endpoint>();
+  /** Per-cluster work runs one at a time, in order. */
+  private readonly chains = new Map<string, Promise<void>>();
+  private readonly retries = new Map<string, { failures: number; timer?: NodeJS.Timeout }>();
+  private aware: Aware | undefined;
+  private started = false;
+  private stopping = false;
+
+  constructor(private readonly options: ApiExportProviderOptions) {
+    if (!options.endpointSliceName) throw new ApiExportProviderConfigError('endpointSliceName is required');
+    if (!options.exportConfig?.getCurrentCluster()) throw new ApiExportProviderConfigError('exportConfig needs a current context whose cluster is the export workspace');
+    this.log = (options.logger ?? silentLogger).with({ provider: 'kcp-apiexport', endpointSlice: options.endpointSliceName });
+    this.isReady = options.isReady ?? bindingIsReady;
+    this.retryInitialMs = options.retry?.initialMs ?? 200;
+    this.retryMaxMs = options.retry?.maxMs ?? 30_000;
+    this.clusters = new ClusterSet({
+      waitCacheTimeoutMs: options.waitCacheTimeoutMs ?? 30_000,
+      logger: this.log,
+      owner: 'kcp-apiexport',
+      ...(options.metrics ? { metrics: options.metrics } : {}),
+    });
+  }
+
+  /** Follows the endpoint slice until `signal` aborts, then disengages every cluster and closes every endpoint. */
+  async start(signal: AbortSignal, aware: Aware): Promise<void> {
+    if (this.started) throw new ProviderAlreadyStartedError('ApiExportProvider');
+    this.started = true;
+    this.aware = aware;
+    const sliceCluster = newCluster(this.options.exportConfig, { name: 'kcp-export-workspace', logger: this.log });
+    const running = sliceCluster.start(signal);
+    try {
+      const informer = await this.sliceInformer(sliceCluster, signal);
+      if (informer) {
+        const sync = () => this.syncEndpoints(informer);
+        informer.addEventHandler({ onAdd: sync, onUpdate: sync, onDelete: sync });
+      }
+      await running;
+    } finally {
+      await this.shutdown();
+      await running.catch(() => {});
+    }
+  }
+
+  /** The engaged cluster with this logical cluster name or workspace path (`root:org:ws`). */
+  async get(name: ClusterName): Promise<Cluster> {
+    if (this.clusters.has(name)) return this.clusters.get(name);
+    for (const slot of this.slots.values()) {
+      const cluster = slot.endpoint?.clusterForPath(name);
+      if (cluster !== undefined && this.clusters.has(cluster)) return this.clusters.get(cluster);
+    }
+    throw new ClusterNotFoundError(name);
+  }
+
+  /** The logical cluster name a workspace path maps to, if a binding there was seen. */
+  clusterNameForPath(path: string): string | undefined {
+    for (const slot of this.slots.values()) {
+      const cluster = slot.endpoint?.clusterForPath(path);
+      if (cluster !== undefined) return cluster;
+    }
+    return undefined;
+  }
+
+  indexField(kind: ObjectKind, field: string, extract: IndexerFunc): Promise<void> {
+    return this.clusters.indexField(kind, field, extract);
+  }
+
+  /** Engaged logical clusters, sorted. */
+  names(): ClusterName[] {
+    return this.clusters.names();
+  }
+
+  /** Endpoint URLs currently running (started successfully), in slice order. */
+  endpoints(): string[] {
+    return [...this.slots.values()].filter((s) => s.endpoint).map((s) => s.url);
+  }
+
+  /** Every endpoint URL of the slice with its consecutive start failures (0 once started). */
+  endpointFailures(): Map<string, number> {
+    return new Map([...this.slots.values()].map((s) => [s.url, s.failures]));
+  }
+
+  /** The slice informer, retried with backoff while the export workspace does not serve apis.kcp.io yet. */
+  private async sliceInformer(cluster: ReturnType<typeof newCluster>, signal: AbortSignal): Promise<Informer | undefined> {
+    for (let failures = 0; !signal.aborted; failures++) {
+      try {
+        return await cluster.cache.getInformer(API_EXPORT_ENDPOINT_SLICE, { signal });
+      } catch (err) {
+        if (signal.aborted) return undefined;
+        this.log.warn('cannot watch the endpoint slice yet; retrying', { error: err instanceof Error ? err.message : String(err) });
+        await sleep(this.backoff(failures + 1), signal);
+      }
+    }
+    return undefined;
+  }
+
+  private syncEndpoints(informer: Informer): void {
+    if (this.stopping) return;
+    const slice = informer.get('', this.options.endpointSliceName) as { status?: { endpoints?: { url?: string }[] } } | undefined;
+    const urls = [...new Set((slice?.status?.endpoints ?? []).map((e) => e.url).filter((u): u is string => typeof u === 'string' && u !== ''))];
+    for (const [url, slot] of this.slots) {
+      if (!urls.includes(url)) this.removeEndpoint(slot).catch((err: unknown) => this.log.error('removing endpoint failed', err, { endpoint: url }));
+    }
+    for (const url of urls) {
+      if (this.slots.has(url)) continue;
+      const slot: EndpointSlot = { url, removed: false, failures: 0 };
+      this.slots.set(url, slot);
+      void this.startEndpoint(slot);
+    }
+  }
+
+  private async startEndpoint(slot: EndpointSlot): Promise<void> {
+    slot.timer = undefined;
+    if (slot.removed || this.stopping) return;
+    const endpoint = new Endpoint(slot.url, this.options.exportConfig, {
+      logger: this.log.with({ endpoint: slot.url }),
+      isReady: this.isReady,
+      onChange: (cluster) => this.reconcile(cluster),
+      startTimeoutMs: this.options.endpointStartTimeoutMs ?? 10_000,
+    });
+    try {
+      await endpoint.start();
+    } catch (err) {
+      if (slot.removed || this.stopping) return;
+      slot.failures++;
+      const delay = this.backoff(slot.failures);
+      this.log.warn('endpoint failed to start; retrying', { endpoint: slot.url, failures: slot.failures, delayMs: delay, error: err instanceof Error ? err.message : String(err) });
+      slot.timer = setTimeout(() => void this.startEndpoint(slot), delay);
+      return;
+    }
+    if (slot.removed || this.stopping) return void (await endpoint.stop());
+    slot.failures = 0;
+    slot.endpoint = endpoint;
+    this.log.info('endpoint started', { endpoint: slot.url });
+    for (const cluster of endpoint.clusters()) this.reconcile(cluster);
+  }
+
+  private async removeEndpoint(slot: EndpointSlot): Promise<void> {
+    slot.removed = true;
+    clearTimeout(slot.timer);
+    this.slots.delete(slot.url);
+    const endpoint = slot.endpoint;
+    if (!endpoint) return;
+    slot.endpoint = undefined;
+    const affected = [...this.engaged].filter(([, e]) => e === endpoint).map(([c]) => c);
+    await Promise.all(affected.map((c) => this.reconcile(c)));
+    await endpoint.stop();
+    this.log.info('endpoint removed', { endpoint: slot.url });
+  }
+
+  /** Converges one logical cluster: engaged through the first endpoint with a Ready binding for it, or not at all. */
+  private reconcile(cluster: string): Promise<void> {
+    const next = (this.chains.get(cluster) ?? Promise.resolve()).then(() => this.converge(cluster));
+    const tail = next.catch(() => {});
+    this.chains.set(cluster, tail);
+    void tail.then(() => {
+      if (this.chains.get(cluster) === tail) this.chains.delete(cluster);
+    });
+    return tail;
+  }
+
+  private async converge(cluster: string): Promise<void> {
+    const desired = this.stopping ? undefined : [...this.slots.values()].map((s) => s.endpoint).find((e) => e?.hasReadyBinding(cluster));
+    const current = this.engaged.get(cluster);
+    if (current === desired) return;
+    if (current) {
+      this.engaged.delete(cluster);
+      await this.clusters.remove(cluster);
+      this.log.info('logical cluster disengaged', { logicalCluster: cluster });
+    }
+    if (!desired || !this.aware) return;
+    this.engaged.set(cluster, desired);
+    try {
+      await this.clusters.add(cluster, desired.view(cluster), this.aware);
+      this.retries.delete(cluster);
+    } catch (err) {
+      if (this.engaged.get(cluster) === desired) this.engaged.delete(cluster);
+      if (this.stopping) return;
+      const retry = this.retries.get(cluster) ?? { failures: 0 };
+      retry.failures++;
+      clearTimeout(retry.timer);
+      const delay = this.backoff(retry.failures);
+      retry.timer = setTimeout(() => void this.reconcile(cluster), delay);
+      this.retries.set(cluster, retry);
+      this.log.error('engaging logical cluster failed; retrying', err, { logicalCluster: cluster, delayMs: delay });
+    }
+  }
+
+  private backoff(failures: number): number {
+    return Math.min(this.retryMaxMs, this.retryInitialMs * 2 ** Math.max(0, failures - 1));
+  }
+
+  private async shutdown(): Promise<void> {
+    this.stopping = true;
+    for (const r of this.retries.values()) clearTimeout(r.timer);
+    this.retries.clear();
+    await Promise.all([...this.chains.values()]);
+    this.engaged.clear();
+    await this.clusters.removeAll();
+    const slots = [...this.slots.values()];
+    this.slots.clear();
+    await Promise.all(slots.map(async (s) => {
+      s.removed = true;
+      clearTimeout(s.timer);
+      await s.endpoint?.stop();
+    }));
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
