@@ -54,6 +54,15 @@ export const name: string = capiClusterName('fleet', 'prod-eu-1');
 // @ts-expect-error the namespace is a string
 export const wrong = new CapiProvider({ namespace: ['fleet'] });
 `,
+  'provider-milo': `
+import type { ProviderRunnable } from '@multicluster-runtime/core';
+import { MiloProvider, type MiloMode } from '@multicluster-runtime/provider-milo';
+
+const mode: MiloMode = 'projectControlPlane';
+export const projects: ProviderRunnable = new MiloProvider({ mode, internalAddress: 'https://cp-{name}.example:6443' });
+// @ts-expect-error the mode is 'project' or 'projectControlPlane'
+export const wrong = new MiloProvider({ mode: 'organization' });
+`,
   'provider-multi': `
 import type { Provider, ProviderRunnable } from '@multicluster-runtime/core';
 import { MultiProvider } from '@multicluster-runtime/provider-multi';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { ApiClient, DiscoveryRESTMapper, Transport, isAlreadyExists, type KubeObject } from '@multicluster-runtime/core';
-import { startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
+import { startApiServer, startMiloServer, type ApiServer, type MiloServer } from '@multicluster-runtime/envtest';
 
 export interface TestCluster {
   server: ApiServer;
@@ -30,12 +30,26 @@ export class ExampleFixtures {
   async cluster(name: string): Promise<TestCluster> {
     const server = await startApiServer({ name });
     this.servers.push(server);
-    const kubeconfig = server.kubeconfig();
+    return { server, client: this.client(server.kubeconfig()), kubeconfig: server.kubeconfig() };
+  }
+
+  /** A fake Milo (Project CRDs on its core API, each project's control plane under Milo's project path). */
+  async milo(name: string): Promise<TestCluster & { server: MiloServer; projectClient(project: string): ApiClient }> {
+    const server = await startMiloServer({ name });
+    this.servers.push(server);
+    return {
+      server, client: this.client(server.kubeconfig()), kubeconfig: server.kubeconfig(),
+      projectClient: (project) => this.client(server.projectKubeconfig(project)),
+    };
+  }
+
+  /** An admin client for `kubeconfig`, closed by `close()`. */
+  private client(kubeconfig: string): ApiClient {
     const kc = new KubeConfig();
     kc.loadFromString(kubeconfig);
     const transport = Transport.forConfig(kc);
     this.transports.push(transport);
-    return { server, client: new ApiClient(transport, new DiscoveryRESTMapper(transport)), kubeconfig };
+    return new ApiClient(transport, new DiscoveryRESTMapper(transport));
   }
 
   /** Writes `text` to `path` relative to the scratch folder; returns the absolute path. */

@@ -125,6 +125,28 @@ export const readmeScenarios: ExampleScenario[] = [
     },
   },
   {
+    readme: 'packages/provider-milo/README.md',
+    packages: ['core', 'provider-milo'],
+    async prepare(fx) {
+      const milo = await fx.milo('milo');
+      await ensureNamespace(milo.client, 'milo-system'); // where the example's leader-election Lease lives
+      await milo.server.fixtures.createProject('alpha', { ready: true });
+      await milo.server.fixtures.createProject('beta'); // not ready: not engaged
+      await milo.projectClient('alpha').create(configMap('default', 'in-alpha'));
+      await milo.projectClient('beta').create(configMap('default', 'in-beta'));
+      return {
+        cwd: fx.dir, env: { KUBECONFIG: fx.file('milo.kubeconfig', milo.kubeconfig) }, runsUntilSignalled: true,
+        steps: [
+          { expect: [logLine({ msg: 'config map changed', project: 'alpha', name: 'in-alpha' })] },
+          {
+            act: () => milo.server.fixtures.setProjectReady('beta', true),
+            expect: [logLine({ msg: 'config map changed', project: 'beta', name: 'in-beta' })],
+          },
+        ],
+      };
+    },
+  },
+  {
     readme: 'README.md',
     packages: ['core', 'provider-kubeconfig'],
     async prepare(fx) {
