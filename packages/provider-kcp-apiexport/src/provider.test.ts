@@ -1,10 +1,11 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Aware, Cluster, KubeObject } from '@multicluster-runtime/core';
-import { isNotFound } from '@multicluster-runtime/core';
+import { ApiClient, DiscoveryRESTMapper, Transport, isNotFound } from '@multicluster-runtime/core';
 import type { KcpServer, KcpWorkspace } from '@multicluster-runtime/envtest';
 import { startKcpServer } from '@multicluster-runtime/envtest';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { ApiExportProvider } from './provider.js';
+import { bindingIsReady } from './endpoint.js';
 import { EndpointStartError } from './errors.js';
 
 const thingSchema = {
@@ -142,6 +143,26 @@ describe('ApiExportProvider against the fake kcp', () => {
     await kcp.bind(b, { exportPath: 'root:provider', exportName: 'example.com' });
     await expect.poll(() => provider.names()).toEqual([a.name, b.name].sort());
     expect(provider.endpoints()).toHaveLength(2);
+  });
+
+  test('a binding that stops counting as Ready disengages its cluster, and engages it again when it counts again', async () => {
+    const d = await kcp.createWorkspace('root:consumer-d', { shard: 'one' });
+    await kcp.bind(d, { exportPath: 'root:provider', exportName: 'example.com' });
+    const { provider, aware } = startProvider({ isReady: (b) => bindingIsReady(b) && b.metadata.labels?.['paused'] !== 'true' });
+    await expect.poll(() => provider.names()).toContain(d.name);
+    const transport = Transport.forConfig(kubeConfig(kcp.kubeconfig(d)));
+    try {
+      const client = new ApiClient(transport, new DiscoveryRESTMapper(transport));
+      const binding = { apiVersion: 'apis.kcp.io/v1alpha1', kind: 'APIBinding' };
+      await client.patch(binding, { name: 'example.com' }, { type: 'merge', body: { metadata: { labels: { paused: 'true' } } } });
+      await expect.poll(() => provider.names()).not.toContain(d.name);
+      expect(aware.history.filter((h) => h.endsWith(d.name))).toEqual([`+${d.name}`, `-${d.name}`]);
+      await client.patch(binding, { name: 'example.com' }, { type: 'merge', body: { metadata: { labels: { paused: 'false' } } } });
+      await expect.poll(() => provider.names()).toContain(d.name);
+    } finally {
+      await transport.close();
+      await kcp.unbind(d, 'example.com');
+    }
   });
 
   test('an endpoint that cannot list bindings yet is retried with backoff until it can', async () => {
