@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { ApiClient, DiscoveryRESTMapper, Transport, isAlreadyExists, type KubeObject } from '@multicluster-runtime/core';
-import { startApiServer, startMiloServer, type ApiServer, type MiloServer } from '@multicluster-runtime/envtest';
+import {
+  startApiServer, startKcpServer, startMiloServer, type ApiServer, type KcpServer, type KcpWorkspace, type MiloServer,
+} from '@multicluster-runtime/envtest';
 
 export interface TestCluster {
   server: ApiServer;
@@ -20,7 +22,7 @@ export interface TestCluster {
 export class ExampleFixtures {
   /** A fresh scratch folder, removed by `close()`. */
   readonly dir: string;
-  private readonly servers: ApiServer[] = [];
+  private readonly servers: { close(): Promise<void> }[] = [];
   private readonly transports: Transport[] = [];
 
   constructor() {
@@ -41,6 +43,13 @@ export class ExampleFixtures {
       server, client: this.client(server.kubeconfig()), kubeconfig: server.kubeconfig(),
       projectClient: (project) => this.client(server.projectKubeconfig(project)),
     };
+  }
+
+  /** A fake kcp (workspaces, APIExports and bindings, the export's virtual workspace per shard). */
+  async kcp(): Promise<{ server: KcpServer; workspaceClient(workspace: KcpWorkspace): ApiClient }> {
+    const server = await startKcpServer();
+    this.servers.push(server);
+    return { server, workspaceClient: (workspace) => this.client(server.kubeconfig(workspace)) };
   }
 
   /** An admin client for `kubeconfig`, closed by `close()`. */

@@ -147,6 +147,44 @@ export const readmeScenarios: ExampleScenario[] = [
     },
   },
   {
+    readme: 'packages/provider-kcp-apiexport/README.md',
+    packages: ['core', 'provider-kcp-apiexport'],
+    async prepare(fx) {
+      const kcp = await fx.kcp();
+      const downstream = await fx.cluster('downstream'); // the manager's own cluster
+      const provider = await kcp.server.createWorkspace('root:mongodb');
+      const [a, b] = [await kcp.server.createWorkspace('root:team-a'), await kcp.server.createWorkspace('root:team-b')];
+      const mongoSchema = {
+        metadata: { name: 'v1.mongodbcommunity.mongodbcommunity.mongodb.com' },
+        spec: {
+          group: 'mongodbcommunity.mongodb.com', scope: 'Namespaced',
+          names: { kind: 'MongoDBCommunity', listKind: 'MongoDBCommunityList', plural: 'mongodbcommunity', singular: 'mongodbcommunity' },
+          versions: [{ name: 'v1', served: true, storage: true, schema: openSchema }],
+        },
+      };
+      await kcp.server.createExport(provider, { name: 'mongodb', schemas: [mongoSchema] });
+      const db = (name: string) => ({ apiVersion: 'mongodbcommunity.mongodb.com/v1', kind: 'MongoDBCommunity', metadata: { namespace: 'default', name } });
+      await kcp.server.bind(a, { exportPath: 'root:mongodb', exportName: 'mongodb' });
+      await createWhenServed(() => kcp.workspaceClient(a).create(db('orders')));
+      fx.file('kcp.kubeconfig', kcp.server.kubeconfig(provider));
+      fx.file('downstream.kubeconfig', downstream.kubeconfig);
+      return {
+        cwd: fx.dir, env: {}, runsUntilSignalled: true,
+        steps: [
+          { expect: [logLine({ msg: 'mongodb changed', cluster: a.name, name: 'orders' })] },
+          {
+            // A workspace that binds the export later joins the fleet.
+            act: async () => {
+              await kcp.server.bind(b, { exportPath: 'root:mongodb', exportName: 'mongodb' });
+              await createWhenServed(() => kcp.workspaceClient(b).create(db('billing')));
+            },
+            expect: [logLine({ msg: 'mongodb changed', cluster: b.name, name: 'billing' })],
+          },
+        ],
+      };
+    },
+  },
+  {
     readme: 'README.md',
     packages: ['core', 'provider-kubeconfig'],
     async prepare(fx) {
