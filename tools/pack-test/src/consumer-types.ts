@@ -54,6 +54,15 @@ export const name: string = capiClusterName('fleet', 'prod-eu-1');
 // @ts-expect-error the namespace is a string
 export const wrong = new CapiProvider({ namespace: ['fleet'] });
 `,
+  'provider-kcp-apiexport': `
+import { KubeConfig } from '@kubernetes/client-node';
+import type { ProviderRunnable } from '@multicluster-runtime/core';
+import { ApiExportProvider } from '@multicluster-runtime/provider-kcp-apiexport';
+
+export const fleet: ProviderRunnable = new ApiExportProvider({ endpointSliceName: 'example.com', exportConfig: new KubeConfig() });
+// @ts-expect-error the endpoint slice's name is required
+export const wrong = new ApiExportProvider({ exportConfig: new KubeConfig() });
+`,
   'provider-milo': `
 import type { ProviderRunnable } from '@multicluster-runtime/core';
 import { MiloProvider, type MiloMode } from '@multicluster-runtime/provider-milo';

@@ -43,6 +43,10 @@ const projects: ConsumerSpec[] = [
   },
   { name: 'core + provider-kind', packages: ['core', 'provider-kind'], examples: [scenario('packages/provider-kind/README.md')] },
   { name: 'core + provider-capi', packages: ['core', 'provider-capi'], examples: [scenario('packages/provider-capi/README.md')] },
+  {
+    name: 'core + provider-kcp-apiexport', packages: ['core', 'provider-kcp-apiexport'],
+    examples: [scenario('packages/provider-kcp-apiexport/README.md')],
+  },
   { name: 'core + provider-milo', packages: ['core', 'provider-milo'], examples: [scenario('packages/provider-milo/README.md')] },
   // Its README composes provider-kubeconfig; alone it is imported and type-checked (consumer-provider-multi.ts).
   { name: 'core + provider-multi', packages: ['core', 'provider-multi'], examples: [] },
