@@ -7,7 +7,7 @@ describe('bench options', () => {
   it('defaults to every scenario and implementation', () => {
     expect(parseBenchArgs([])).toEqual({
       quick: false, json: undefined, help: false,
-      scenarios: ['engage', 'throughput', 'latency', 'memory'], impls: ['mcr', 'client-node', 'go-mcr'],
+      scenarios: ['engage', 'throughput', 'latency', 'memory', 'projects'], impls: ['mcr', 'client-node', 'go-mcr'],
     });
   });
 
@@ -17,7 +17,7 @@ describe('bench options', () => {
   });
 
   it('rejects unknown scenarios, implementations and flags with a clear error', () => {
-    expect(() => parseBenchArgs(['--scenarios', 'engage,speed'])).toThrow(/--scenarios takes a comma-separated subset of engage, throughput, latency, memory; got engage,speed/);
+    expect(() => parseBenchArgs(['--scenarios', 'engage,speed'])).toThrow(/--scenarios takes a comma-separated subset of engage, throughput, latency, memory, projects; got engage,speed/);
     expect(() => parseBenchArgs(['--impls', ''])).toThrow(BenchArgsError);
     expect(() => parseBenchArgs(['--fast'])).toThrow(BenchArgsError);
     expect(() => parseBenchArgs(['--json', ''])).toThrow(/--json needs a file name/);

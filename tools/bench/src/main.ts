@@ -13,6 +13,7 @@ import type { ImplSpec } from './runner-process.js';
 import { engageScenario } from './scenarios/engage.js';
 import { latencyScenario } from './scenarios/latency.js';
 import { memoryScenario } from './scenarios/memory.js';
+import { projectsScenario } from './scenarios/projects.js';
 import { errorMessage, type ScenarioContext, type ScenarioResult } from './scenarios/scenario.js';
 import { throughputScenario } from './scenarios/throughput.js';
 
@@ -21,6 +22,7 @@ const scenarios: Record<ScenarioName, (ctx: ScenarioContext) => Promise<Scenario
   throughput: throughputScenario,
   latency: latencyScenario,
   memory: memoryScenario,
+  projects: projectsScenario,
 };
 
 /** --quick must finish in two minutes; a warm Go build takes seconds, a cold one minutes. */
@@ -46,7 +48,8 @@ export async function runBench(args: BenchArgs, out: (s: string) => void, progre
     cpuModel: cpus()[0]?.model,
     memoryBytes: totalmem(),
   };
-  if (args.impls.includes('go-mcr')) {
+  // The projects scenario runs mcr alone (no baseline has a Milo provider): no Go build for it.
+  if (args.impls.includes('go-mcr') && args.scenarios.some((s) => s !== 'projects')) {
     progress('building tools/go-baseline …');
     const go = await buildGoBaseline(args.quick ? quickGoBuildMs : undefined);
     if ('impl' in go) {

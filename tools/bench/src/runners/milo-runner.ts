@@ -1,0 +1,137 @@
+/**
+ * Runner of the `projects` scenario: multicluster-runtime's MiloProvider (project mode) in a process of its own, driven
+ * in stages so that each stage's memory can be read apart: `memory` (heap and RSS after forced GC), `engage` (starts
+ * the manager and answers once all `--projects` projects are engaged, no controller yet), `watch` (adds one ConfigMap
+ * controller, which starts an informer in every engaged project, and answers once each project's ConfigMaps were
+ * reconciled), `stop`. Started as `node --expose-gc milo-runner.js --kubeconfig FILE --projects N --objects M`.
+ */
+import { readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import {
+  controllerManagedBy, isNotFound, loadUntrustedKubeconfig, newManager, silentLogger, type KubeObject,
+} from '@multicluster-runtime/core';
+import { MiloProvider } from '@multicluster-runtime/provider-milo';
+import type { ErrorReply, MemoryReply } from '../protocol.js';
+import { Recorder } from './recorder.js';
+
+/** Answer to `engage`: ms from `mgr.start` until every project was engaged. */
+export interface MiloEngageReply { id: number; type: 'engage'; projects: number; engageMs: number }
+/** Answer to `watch`: ms from adding the controller until every project's ConfigMaps were reconciled. */
+export interface MiloWatchReply { id: number; type: 'watch'; projects: number; reconciles: number; watchMs: number }
+
+const configMap = { apiVersion: 'v1', kind: 'ConfigMap' };
+const pollMs = 20;
+const waitLimitMs = 10 * 60_000;
+
+function send(msg: object): void {
+  process.stdout.write(`${JSON.stringify(msg)}\n`);
+}
+
+function memory(id: number): MemoryReply | ErrorReply {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) return { id, type: 'error', message: 'memory needs node --expose-gc' };
+  gc();
+  gc();
+  const { heapUsed, rss } = process.memoryUsage();
+  return { id, type: 'memory', heapBytes: heapUsed, rssBytes: rss };
+}
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + waitLimitMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${waitLimitMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, pollMs));
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { kubeconfig: { type: 'string' }, projects: { type: 'string' }, objects: { type: 'string', default: '0' } },
+  });
+  const projects = Number(values.projects);
+  const objects = Number(values.objects);
+  if (!values.kubeconfig || !Number.isInteger(projects) || projects < 1 || !Number.isInteger(objects) || objects < 0) {
+    throw new Error('usage: milo-runner --kubeconfig FILE --projects N --objects M');
+  }
+  const provider = new MiloProvider();
+  const mgr = newManager(loadUntrustedKubeconfig(await readFile(values.kubeconfig, 'utf8')), provider, {
+    logger: silentLogger, gracefulShutdownTimeoutMs: 10_000,
+  });
+  const engaged = (): number => mgr.engagedClusters().filter((name) => name !== '').length;
+  let reconciled = 0;
+  const recorder = new Recorder(() => { reconciled++; });
+  const stop = new AbortController();
+  let running: Promise<void> | undefined;
+
+  const engage = async (id: number): Promise<MiloEngageReply> => {
+    if (running) throw new Error('engage was already sent');
+    const t0 = performance.now();
+    running = mgr.start(stop.signal);
+    running.catch((err: unknown) => {
+      process.stderr.write(`milo runner: manager failed: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exit(1);
+    });
+    await until(() => engaged() >= projects, `${projects} engaged projects`);
+    return { id, type: 'engage', projects: engaged(), engageMs: performance.now() - t0 };
+  };
+
+  let watching = false;
+  const watch = async (id: number): Promise<MiloWatchReply> => {
+    if (!running || watching) throw new Error('watch needs one engage before it, and is sent once');
+    watching = true;
+    const t0 = performance.now();
+    controllerManagedBy(mgr)
+      .named('bench')
+      .for(configMap)
+      .withOptions({ maxConcurrentReconciles: 4 })
+      .complete(async (req) => {
+        const cluster = await mgr.getCluster(req.clusterName);
+        let obj: KubeObject | undefined;
+        try {
+          obj = await cluster.cache.get<KubeObject>(configMap, req);
+        } catch (err) {
+          if (!isNotFound(err)) throw err;
+        }
+        recorder.record(req.clusterName, obj);
+      });
+    await until(() => reconciled >= projects && recorder.stats().reconciles >= projects * objects, `the ConfigMaps of ${projects} projects reconciled`);
+    return { id, type: 'watch', projects: reconciled, reconciles: recorder.stats().reconciles, watchMs: performance.now() - t0 };
+  };
+
+  send({ type: 'ready', impl: 'mcr', pid: process.pid });
+  const lines = createInterface({ input: process.stdin });
+  try {
+    for await (const line of lines) {
+      let cmd: { id: number; cmd: string };
+      try {
+        cmd = JSON.parse(line) as typeof cmd;
+      } catch {
+        continue;
+      }
+      try {
+        switch (cmd.cmd) {
+          case 'memory': send(memory(cmd.id)); break;
+          case 'engage': send(await engage(cmd.id)); break;
+          case 'watch': send(await watch(cmd.id)); break;
+          case 'stop': return;
+          default: send({ id: cmd.id, type: 'error', message: `unknown command ${cmd.cmd}` });
+        }
+      } catch (err) {
+        send({ id: cmd.id, type: 'error', message: err instanceof Error ? err.message : String(err) });
+      }
+    }
+  } finally {
+    lines.close();
+    stop.abort();
+    await running?.catch(() => {});
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`milo runner: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);
