@@ -18,7 +18,8 @@ export const USAGE = `Usage: npm run bench -- [--quick] [--json FILE] [--scenari
 
 Runs the benchmark scenarios one after another and prints a table for each; every figure of multicluster-runtime
 (mcr) sits beside plain client-node informers and the Go multicluster-runtime (go-mcr, where Go is installed),
-measured in the same run against the same in-memory API servers.
+measured in the same run against the same in-memory API servers. The projects scenario (1,000 Milo projects in one
+process) runs mcr alone: no baseline has a Milo provider.
 
 Options:
   --quick            Small sizes and short windows (CI smoke, under two minutes).

@@ -51,6 +51,33 @@ test('--quick latency writes a JSON report with a latency figure per implementat
   }
 }, 120_000);
 
+test('--quick projects engages every Milo project and reports memory per project, idle and with informers', async () => {
+  const json = join(dir, 'projects.json');
+  const { stdout } = await run(process.execPath, [
+    join(root, 'tools/bench/dist/main.js'), '--quick', '--scenarios', 'projects', '--impls', 'mcr', '--json', json,
+  ], { cwd: root, timeout: 60_000 });
+  expect(stdout).toContain('Milo projects engaged in one process (mcr MiloProvider, project mode; 100 ready projects');
+  expect(stdout).toContain('milo-os/milo#631');
+  const report = JSON.parse(await readFile(json, 'utf8')) as {
+    failures: unknown[];
+    scenarios: { name: string; errors: unknown[]; results: Record<string, any>[] }[];
+  };
+  expect(report.failures).toEqual([]);
+  const [projects] = report.scenarios;
+  expect(projects).toMatchObject({ name: 'projects', errors: [] });
+  expect(projects!.results).toHaveLength(1);
+  const r = projects!.results[0]!;
+  expect(r).toMatchObject({ impl: 'mcr', projects: 100, objectsPerProject: 2 });
+  expect(r['informers'].reconciles).toBeGreaterThanOrEqual(200);
+  for (const stage of [r['engaged'], r['informers']]) {
+    expect(stage.seconds).toBeGreaterThan(0);
+    expect(stage.heapBytes).toBeGreaterThan(r['before'].heapBytes);
+    expect(stage.heapBytesPerProject).toBeCloseTo((stage.heapBytes - r['before'].heapBytes) / 100);
+  }
+  // A watching informer per project costs more than an idle project.
+  expect(r['informers'].heapBytes).toBeGreaterThan(r['engaged'].heapBytes);
+}, 70_000);
+
 test('bad options exit 2 with the usage', async () => {
   const err = await run(process.execPath, [join(root, 'tools/bench/dist/main.js'), '--scenarios', 'nope'], { cwd: root }).catch((e: unknown) => e);
   expect(err).toMatchObject({ code: 2 });
