@@ -3,8 +3,8 @@
  * reconciler, static sources (e.g. the local cluster's) and multi-cluster sources that are started for each engaged
  * cluster and stopped when it is disengaged. A port of controller-runtime's controller plus upstream mccontroller,
  * with the upstream gaps closed: a disengaged cluster's queued work is dropped and its in-flight reconciles see
- * their signal abort; an old engagement's cleanup can never remove its replacement; nothing a reconciler throws
- * escapes.
+ * their signal abort, and `waitForDisengaged` says when the last of them has returned (even one that ignores its
+ * signal); an old engagement's cleanup can never remove its replacement; nothing a reconciler throws escapes.
  */
 import { randomUUID } from 'node:crypto';
 import type { Cluster } from '../cluster/types.js';
@@ -21,6 +21,7 @@ import { newRequestQueue } from '../workqueue/request-queue.js';
 import type { RateLimiter, RateLimitingQueue } from '../workqueue/types.js';
 import { deadline } from './deadline.js';
 import { Engagement, type EndReason } from './engagement.js';
+import { InFlight } from './in-flight.js';
 import {
   ControllerAlreadyStartedError, ControllerOptionsError, ControllerEngageFailedError, WaitForSyncTimeoutError,
 } from './errors.js';
@@ -58,6 +59,7 @@ export class Controller implements Runnable, Aware {
   private readonly staticSources: Source[] = [];
   private readonly multiClusterSources: MultiClusterSource[] = [];
   private readonly engagements = new Map<ClusterName, Engagement>();
+  private readonly inFlight = new InFlight();
   private phase: Phase = 'new';
   private runSignal: AbortSignal | undefined;
   private active = 0;
@@ -151,6 +153,28 @@ export class Controller implements Runnable, Aware {
     }
   }
 
+  /**
+   * Resolves true once `name` is not engaged (its sources stopped, its queued requests dropped) and no reconcile of
+   * it is running, also one that ignores its aborted signal; false if `signal` aborts first. See Aware.
+   */
+  async waitForDisengaged(signal: AbortSignal, name: ClusterName): Promise<boolean> {
+    for (;;) {
+      if (signal.aborted) return false;
+      if (this.quiet(name)) {
+        // A worker the queue has just handed a request counts it one microtask later (when its await resumes);
+        // after one macrotask turn every such worker has, so quiet then means quiet.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (this.quiet(name)) return true;
+        continue;
+      }
+      await this.inFlight.changed(name, signal);
+    }
+  }
+
+  private quiet(name: ClusterName): boolean {
+    return !this.engagements.has(name) && this.inFlight.running(name) === 0;
+  }
+
   async start(signal: AbortSignal): Promise<void> {
     if (this.phase !== 'new') throw new ControllerAlreadyStartedError(this.name);
     this.phase = 'running';
@@ -230,14 +254,18 @@ export class Controller implements Runnable, Aware {
     this.metrics.engagedClusters(this.name, this.engagements.size);
     if (reason === 'disengaged' || reason === 'failed') {
       this.queue.dropGroup(eng.name);
-      this.log.info('cluster disengaged; its queued requests were dropped', { cluster: eng.name });
+      this.log.info('cluster disengaged; its queued requests were dropped', {
+        cluster: eng.name, reconcilesStillRunning: this.inFlight.running(eng.name),
+      });
     }
+    this.inFlight.poke(eng.name);
   }
 
   private async worker(): Promise<void> {
     for (;;) {
       const req = await this.queue.get();
       if (req === undefined) return;
+      this.inFlight.begin(req.clusterName);
       try {
         await this.reconcileOne(req);
       } catch (err) {
@@ -246,6 +274,7 @@ export class Controller implements Runnable, Aware {
         this.log.error('internal error while handling a reconcile', err);
       } finally {
         this.queue.done(req);
+        this.inFlight.end(req.clusterName);
       }
     }
   }

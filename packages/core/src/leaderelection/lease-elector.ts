@@ -51,6 +51,12 @@ export interface Leadership {
   readonly signal: AbortSignal;
   /** Stops renewing and clears the Lease holder so another replica can take over at once. Idempotent. */
   release(): Promise<void>;
+  /**
+   * Stops renewing but leaves the holder in place, so the Lease expires a lease duration after the last renewal:
+   * for when the work the Lease guards may still be running and an immediate takeover could overlap it. Ends the
+   * term; a later `release` does nothing.
+   */
+  abandon(): void;
 }
 
 /** Jitter on acquire retries, as client-go, so candidates do not retry in lockstep. */
@@ -155,6 +161,14 @@ export class LeaseElector {
     })().finally(() => clearTimeout(deadline));
 
     let released: Promise<void> | undefined;
+    const abandon = (): void => {
+      if (released) return;
+      renewStop.abort();
+      clearTimeout(deadline);
+      if (!term.signal.aborted) this.log.warn('stopped renewing the lease without releasing it; it will expire');
+      released = loop.then(() => undefined);
+      term.abort();
+    };
     const release = (): Promise<void> => {
       released ??= (async () => {
         const wasLeading = !term.signal.aborted;
@@ -166,7 +180,7 @@ export class LeaseElector {
       })();
       return released;
     };
-    return { identity: this.identity, signal: term.signal, release };
+    return { identity: this.identity, signal: term.signal, release, abandon };
   }
 
   /** Clears the holder if it is still us; best effort (the Lease expires anyway). */

@@ -3,7 +3,8 @@
  * fans out to every Aware (one failing does not stop the others); an Aware added later is engaged with every live
  * cluster (upstream forgets this). Each engagement has its own signal, aborted when the provider disengages the
  * cluster, when a new instance replaces it, or when the manager stops; cleanup is checked against the record, so a
- * replaced engagement ending late never removes its successor.
+ * replaced engagement ending late never removes its successor. `waitForDisengaged` asks every Aware whether its work
+ * for a cluster has fully stopped.
  */
 import type { Cluster } from '../cluster/types.js';
 import type { Logger } from '../log/logger.js';
@@ -77,6 +78,15 @@ export class Engagements implements Aware {
       }
     }));
     if (failures.length > 0) throw new EngageFailedError(name, failures);
+  }
+
+  /**
+   * Resolves true once every Aware that can say so (`waitForDisengaged`) has fully stopped its work for `name`;
+   * false if `signal` aborts first. Awares without the method count as stopped.
+   */
+  async waitForDisengaged(signal: AbortSignal, name: ClusterName): Promise<boolean> {
+    const waits = this.awares.map((aware) => aware.waitForDisengaged?.(signal, name) ?? Promise.resolve(true));
+    return (await Promise.all(waits)).every(Boolean);
   }
 
   /** Names of engaged clusters, sorted. */

@@ -107,7 +107,7 @@ export class MultiClusterManager implements Manager {
     if (options.sharding) {
       const sharding = resolveSharding(options.sharding, namespaceOr(options.sharding.namespace, 'sharding.namespace'));
       this.coordinator = new ShardCoordinator(
-        this.local.client, sharding, (signal, name, cluster) => this.engagements.engage(signal, name, cluster),
+        this.local.client, sharding, this.engagements,
         this.logger.with({ shardGroup: sharding.groupName, replica: sharding.id }),
       );
     }
@@ -160,6 +160,11 @@ export class MultiClusterManager implements Manager {
   engage(signal: AbortSignal, name: ClusterName, cluster: Cluster): Promise<void> {
     if (this.coordinator) return this.coordinator.engage(signal, name, cluster);
     return this.engagements.engage(signal, name, cluster);
+  }
+
+  /** Resolves true once every Aware runnable's work for `name` has fully stopped (see Aware.waitForDisengaged). */
+  waitForDisengaged(signal: AbortSignal, name: ClusterName): Promise<boolean> {
+    return this.engagements.waitForDisengaged(signal, name);
   }
 
   /** With sharding, Aware runnables run on every replica (fences guard each cluster); others follow needLeaderElection. */
@@ -392,14 +397,18 @@ export class MultiClusterManager implements Manager {
     const runnablesStopped = await settleWithin([...this.running.values()].map((r) => r.done), remaining());
     const stillRunning = [...this.running.values()].filter((_r, i) => !runnablesStopped.settled[i]).map((r) => r.name);
     if (this.coordinator) {
-      if (stillRunning.length > 0) this.logger.warn('releasing cluster fences although runnables are still running', { stillRunning });
-      await settleWithin([this.coordinator.close().catch((err: unknown) => this.logger.error('releasing cluster fences failed', err))], remaining());
+      // Each fence is released only once its cluster's reconciles have ended; the others are left to expire.
+      if (stillRunning.length > 0) this.logger.warn('runnables are still running; fences of clusters still being reconciled will expire instead of being released', { stillRunning });
+      await settleWithin([this.coordinator.close(remaining()).catch((err: unknown) => this.logger.error('releasing cluster fences failed', err))], remaining());
     }
     if (term) {
       // Hand over at once only if no leader work is still running; otherwise let the Lease expire, so two leaders
       // never overlap. Released before the local cluster stops, because the release is written through its client.
       if (stillRunning.length === 0) await term.release();
-      else this.logger.warn('not releasing the leader Lease: runnables are still running; it will expire', { stillRunning });
+      else {
+        this.logger.warn('not releasing the leader Lease: runnables are still running; it will expire', { stillRunning });
+        term.abandon();
+      }
     }
     run.cluster.abort();
     const localStopped = await settleWithin([localDone], remaining());

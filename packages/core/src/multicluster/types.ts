@@ -1,7 +1,7 @@
 /**
  * The multi-cluster contracts: how a provider tells the runtime which clusters exist (engage/disengage) and how the
  * runtime finds a cluster by name. Disengagement has no method of its own: it is the abort of the signal passed to
- * {@link Aware.engage}.
+ * {@link Aware.engage}; {@link Aware.waitForDisengaged} lets a caller wait until the work it stopped has ended.
  */
 import type { Cluster } from '../cluster/types.js';
 import type { IndexerFunc } from '../cache/types.js';
@@ -22,6 +22,15 @@ export interface Aware {
    * it resolves once the work has started (or rejects if it cannot start).
    */
   engage(signal: AbortSignal, name: ClusterName, cluster: Cluster): Promise<void>;
+  /**
+   * Optional: resolves true once the work for `name` has fully stopped — no engagement of `name` is live, its
+   * per-cluster sources were stopped, its queued work dropped, and nothing (no reconcile) still runs for it — or
+   * false if `signal` aborts first. A disengaged signal only asks work to stop; this says it did, so a caller can
+   * hand the cluster to someone else without overlap (sharding awaits it before releasing a cluster's fence). If
+   * `name` is engaged again meanwhile, it waits for that engagement to end too. Awares without it are taken to stop
+   * as soon as their signal aborts.
+   */
+  waitForDisengaged?(signal: AbortSignal, name: ClusterName): Promise<boolean>;
 }
 
 /** Knows the clusters of a fleet and how to reach them. */

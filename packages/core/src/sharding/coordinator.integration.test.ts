@@ -1,16 +1,18 @@
 /**
  * The shard coordinator against real Leases on the in-memory API server, with a recording engage function in place
  * of the manager: per-cluster independence (upstream defect 1), losing a fence disengages at once and the fence is
- * taken back after the thief's claim expires, and fences are held back until close at shutdown.
+ * taken back after the thief's claim expires, fences are held back until close at shutdown, and a fence whose
+ * cluster's work does not stop is left to expire rather than released.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { KubeConfig } from '@kubernetes/client-node';
 import { startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
 import { newCluster, type KubeCluster } from '../cluster/cluster.js';
 import type { Cluster } from '../cluster/types.js';
-import { leaseKind, type Lease } from '../leaderelection/lease-elector.js';
+import { LeaseElector, leaseKind, type Lease } from '../leaderelection/lease-elector.js';
 import { formatMicroTime } from '../leaderelection/micro-time.js';
-import { silentLogger } from '../log/logger.js';
+import { createLogger, silentLogger, type Logger } from '../log/logger.js';
+import type { Aware } from '../multicluster/types.js';
 import { ShardCoordinator } from './coordinator.js';
 import { fenceLeaseName } from './fence.js';
 import { resolveSharding } from './options.js';
@@ -45,15 +47,17 @@ const fakeCluster = (name: string) => ({ name }) as unknown as Cluster;
 let seq = 0;
 
 /** A coordinator whose onward engagements are recorded as name → signal. */
-function coordinator(id: string) {
+function coordinator(id: string, extra: { waitForDisengaged?: Aware['waitForDisengaged']; logger?: Logger } = {}) {
   const group = `co${++seq}`;
   const engaged = new Map<string, AbortSignal>();
+  const onward: Aware = { engage: async (signal, name) => { engaged.set(name, signal); } };
+  if (extra.waitForDisengaged) onward.waitForDisengaged = extra.waitForDisengaged;
   const c = new ShardCoordinator(tool.client, resolveSharding({
     groupName: group, id, timings: {
       peerLeaseDurationMs: 2000, peerRenewIntervalMs: 200, fenceLeaseDurationMs: 2000, fenceRenewDeadlineMs: 1500,
       fenceRetryPeriodMs: 200, recomputeIntervalMs: 500,
     },
-  }, 'default'), async (signal, name) => { engaged.set(name, signal); }, silentLogger);
+  }, 'default'), onward, extra.logger ?? silentLogger);
   coordinators.push(c);
   const stop = new AbortController();
   stops.push(stop);
@@ -117,5 +121,34 @@ describe('ShardCoordinator', () => {
     await c.close();
     expect((await tool.client.get<Lease>(leaseKind, key)).spec?.holderIdentity ?? '').toBe('');
     await expect(tool.client.get<Lease>(leaseKind, { namespace: 'default', name: c.peers.leaseName })).rejects.toThrow(/not found/i);
+  });
+
+  it('leaves the fence to expire, unreleased, when the cluster\'s work does not stop within the renew deadline', async () => {
+    const warnings: string[] = [];
+    const logger = createLogger({ level: 'warn', sink: (_l, msg) => warnings.push(msg) });
+    // An Aware whose work for the cluster never stops (a reconciler ignoring its signal): it only gives up on abort.
+    const never = (signal: AbortSignal) => new Promise<boolean>((resolve) => signal.addEventListener('abort', () => resolve(false), { once: true }));
+    const { c, group, live } = coordinator('stuck', { waitForDisengaged: never, logger });
+    const provider = new AbortController();
+    await c.engage(provider.signal, 's', fakeCluster('s'));
+    await expect.poll(live, { timeout: 5000 }).toEqual(['s']);
+    const removed = performance.now();
+    provider.abort();
+    expect(live()).toEqual([]);
+    await expect.poll(() => warnings.filter((w) => w.includes('not releasing its fence')), { timeout: 5000 }).toHaveLength(1);
+    expect(performance.now() - removed).toBeGreaterThan(1400); // waited the renew deadline first
+    const key = { namespace: 'default', name: fenceLeaseName(group, 's') };
+    expect((await tool.client.get<Lease>(leaseKind, key)).spec?.holderIdentity).toBe('stuck');
+    // Nobody renews it any more, so another candidate gets it once the 2 s claim has expired on its own clock.
+    const taker = new LeaseElector(tool.client, {
+      ...key, identity: 'taker', leaseDurationMs: 2000, renewDeadlineMs: 1500, retryPeriodMs: 200, logger: silentLogger,
+    });
+    const abandoned = performance.now();
+    const stop = new AbortController();
+    stops.push(stop);
+    const term = await taker.acquire(stop.signal);
+    expect(term).toBeDefined();
+    expect(performance.now() - abandoned).toBeGreaterThan(1500);
+    await term!.release();
   });
 });

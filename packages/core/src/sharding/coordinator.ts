@@ -6,21 +6,20 @@
  * cluster's sources and informers and drop its queued work. Fixes against upstream's coordinator: each cluster's
  * engagement derives only from its own provider signal, so removing one never stops another; ownership is rechecked
  * when peers change, when clusters come and go, and periodically; the fence is released only after the engagement
- * was aborted, and at shutdown only after the runnables stopped.
+ * was aborted and the Awares say its work has fully stopped (`waitForDisengaged`: no reconcile still running, even
+ * one that ignores its signal), and at shutdown only after the runnables stopped. A cluster whose work does not stop
+ * within the renew deadline keeps its fence unreleased: the fence expires instead of being handed over at once.
  */
 import type { Cluster } from '../cluster/types.js';
 import type { Client } from '../client/types.js';
 import type { Leadership } from '../leaderelection/lease-elector.js';
 import type { Logger } from '../log/logger.js';
 import { linkedAbort, sleep, type LinkedAbort } from '../manager/abort.js';
-import type { ClusterName } from '../multicluster/types.js';
+import type { Aware, ClusterName } from '../multicluster/types.js';
 import { Fence } from './fence.js';
 import type { ResolvedSharding } from './options.js';
 import { PeerRegistry } from './peers.js';
 import { ownerOf } from './rendezvous.js';
-
-/** Engages a cluster onward (the manager's engagements). */
-export type EngageFunc = (signal: AbortSignal, name: ClusterName, cluster: Cluster) => Promise<void>;
 
 interface Owned {
   readonly term: Leadership;
@@ -49,14 +48,15 @@ export class ShardCoordinator {
   readonly peers: PeerRegistry;
   private readonly entries = new Map<ClusterName, Entry>();
   private readonly stopped = new AbortController();
-  /** Terms whose release waits for the runnables to stop (shutdown). */
-  private readonly heldBack: Leadership[] = [];
+  /** Fences whose release waits for the runnables to stop (shutdown). */
+  private readonly heldBack: { name: ClusterName; term: Leadership }[] = [];
   private started = false;
 
   constructor(
     private readonly client: Client,
     private readonly options: ResolvedSharding,
-    private readonly engageOnward: EngageFunc,
+    /** Where owned clusters are engaged onward (the manager's engagements), and asked whether their work stopped. */
+    private readonly onward: Aware,
     private readonly log: Logger,
   ) {
     const t = options.timings;
@@ -139,20 +139,28 @@ export class ShardCoordinator {
   }
 
   /**
-   * After the runnables stopped: releases every fence and withdraws the peer Lease, so other replicas take over at
-   * once. Call after `stop`; bounded by the fence renew deadline.
+   * After the runnables stopped: releases every fence whose cluster's work has stopped (waiting up to `drainWithinMs`,
+   * at most the fence renew deadline; the others are left to expire) and withdraws the peer Lease, so other replicas
+   * take over at once. Call after `stop`; bounded by about twice the fence renew deadline.
    */
-  async close(): Promise<void> {
+  async close(drainWithinMs = this.options.timings.fenceRenewDeadlineMs): Promise<void> {
     this.stopped.abort();
     await Promise.all([...this.entries.values()].map((e) => e.done));
-    const terms = this.heldBack.splice(0);
+    const held = this.heldBack.splice(0);
     for (const e of this.entries.values()) {
       e.unsubscribe();
-      if (e.owned) terms.push(e.owned.term);
+      if (e.owned) {
+        e.owned.link.abort();
+        held.push({ name: e.name, term: e.owned.term });
+      }
       e.owned = undefined;
     }
     this.entries.clear();
-    await Promise.all([...terms.map((t) => t.release()), this.peers.withdraw(this.options.timings.fenceRenewDeadlineMs)]);
+    const within = Math.min(drainWithinMs, this.options.timings.fenceRenewDeadlineMs);
+    await Promise.all([
+      ...held.map((h) => this.handBack(h.name, h.term, within)),
+      this.peers.withdraw(this.options.timings.fenceRenewDeadlineMs),
+    ]);
   }
 
   private watchProvider(entry: Entry, signal: AbortSignal): () => void {
@@ -241,6 +249,7 @@ export class ShardCoordinator {
       this.log.warn('lost the cluster fence; disengaged the cluster', { cluster: entry.name, fence: entry.fence.leaseName });
       entry.owned = undefined;
       entry.nextTry = performance.now() + this.options.timings.fenceRetryPeriodMs;
+      void this.warnIfStillRunning(entry.name);
     }, { once: true });
     await this.engageOwned(entry, owned);
   }
@@ -253,7 +262,7 @@ export class ShardCoordinator {
     owned.cluster = entry.cluster;
     this.log.info('owning cluster; engaging it', { cluster: entry.name, fence: entry.fence.leaseName });
     // The engagements register the new instance synchronously, so ending the previous link afterwards is a replace.
-    const engaged = this.engageOnward(link.signal, entry.name, entry.cluster);
+    const engaged = this.onward.engage(link.signal, entry.name, entry.cluster);
     previous.abort();
     previous.dispose();
     try {
@@ -264,7 +273,10 @@ export class ShardCoordinator {
     }
   }
 
-  /** Aborts the engagement, then releases the fence (held back until `close` while shutting down). */
+  /**
+   * Aborts the engagement, then hands the fence back once the cluster's work has stopped (held back until `close`
+   * while shutting down). The entry's next pass, e.g. taking the fence again, waits for this one.
+   */
   private async unown(entry: Entry, why: string): Promise<void> {
     const owned = entry.owned;
     if (!owned) return;
@@ -273,10 +285,60 @@ export class ShardCoordinator {
     owned.link.abort();
     owned.link.dispose();
     if (this.stopped.signal.aborted) {
-      this.heldBack.push(owned.term);
+      this.heldBack.push({ name: entry.name, term: owned.term });
       return;
     }
-    this.log.info('no longer owning cluster; disengaged it, releasing its fence', { cluster: entry.name, why });
-    await owned.term.release();
+    this.log.info('no longer owning cluster; disengaged it, releasing its fence once its reconciles have ended', { cluster: entry.name, why });
+    await this.handBack(entry.name, owned.term, this.options.timings.fenceRenewDeadlineMs);
+  }
+
+  /**
+   * Releases a disengaged cluster's fence once every Aware says its work has fully stopped; the fence keeps being
+   * renewed meanwhile, so nobody else may take the cluster. If that takes longer than `withinMs`, the fence is not
+   * released but abandoned: nobody renews it, and it expires a lease duration later — the stuck work gets that long
+   * too, and a replica can never keep a cluster it does not own forever.
+   */
+  private async handBack(name: ClusterName, term: Leadership, withinMs: number): Promise<void> {
+    const waited = await this.waitForDisengaged(name, withinMs, term.signal);
+    if (waited.drained) {
+      await term.release();
+      return;
+    }
+    if (term.signal.aborted) {
+      this.log.warn('lost the cluster fence while its reconciles were still running; another replica may take it over and overlap them', { cluster: name });
+      return;
+    }
+    this.log.warn('the cluster\'s reconciles are still running after its engagement ended (a reconciler ignores its abort signal); '
+      + 'not releasing its fence, which expires instead — the new owner may take it over only then', {
+      cluster: name, waitedMs: Math.round(waited.ms), fenceExpiresInMs: this.options.timings.fenceLeaseDurationMs,
+    });
+    term.abandon();
+  }
+
+  /** After a fence was lost: warns if the cluster's work outlives the time before another replica may take it. */
+  private async warnIfStillRunning(name: ClusterName): Promise<void> {
+    const t = this.options.timings;
+    const waited = await this.waitForDisengaged(name, t.fenceLeaseDurationMs - t.fenceRenewDeadlineMs);
+    // Owned again meanwhile: the wait covered the new engagement too, so it says nothing about the old work.
+    if (waited.drained || this.owns(name)) return;
+    this.log.warn('the cluster\'s reconciles are still running after its fence was lost (a reconciler ignores its abort signal); '
+      + 'another replica may take it over and overlap them', { cluster: name, waitedMs: Math.round(waited.ms) });
+  }
+
+  /** Asks the Awares whether `name`'s work has stopped, waiting at most `withinMs` (less if `cancel` aborts). */
+  private async waitForDisengaged(name: ClusterName, withinMs: number, cancel?: AbortSignal): Promise<{ drained: boolean; ms: number }> {
+    const t0 = performance.now();
+    const bound = linkedAbort(cancel);
+    const timer = setTimeout(() => bound.abort(), Math.max(0, withinMs));
+    try {
+      const drained = await (this.onward.waitForDisengaged?.(bound.signal, name) ?? Promise.resolve(true));
+      return { drained, ms: performance.now() - t0 };
+    } catch (err) {
+      this.log.error('asking whether a cluster\'s work has stopped failed; treating it as still running', err, { cluster: name });
+      return { drained: false, ms: performance.now() - t0 };
+    } finally {
+      clearTimeout(timer);
+      bound.dispose();
+    }
   }
 }

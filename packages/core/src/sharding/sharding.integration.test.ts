@@ -3,7 +3,8 @@
  * and a fleet of member envtest servers that every replica's provider knows. Checks that each cluster is owned by
  * exactly one replica, that adding and stopping replicas rebalances within the stated bound, that no two replicas
  * ever reconcile one cluster at once (sampled from the engagements and fences, and checked on the reconcile log's
- * timestamps), that non-owners run no informers for a cluster, and that getCluster refuses non-owned clusters.
+ * timestamps), that non-owners run no informers for a cluster, that a cluster moves only after the old owner's
+ * reconciles of it have returned (also one that ignores its signal), and that getCluster refuses non-owned clusters.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -41,6 +42,9 @@ let hostTool: KubeCluster;
 interface Interval { replica: string; cluster: string; start: number; end: number }
 const reconciles: Interval[] = [];
 
+/** When set, that replica's reconciles of that cluster ignore their signal and block until `open` is called. */
+let stubborn: { replica: string; cluster: string; gate: Promise<void>; open: () => void } | undefined;
+
 function kubeconfigOf(server: ApiServer): KubeConfig {
   const kc = new KubeConfig();
   kc.loadFromString(server.kubeconfig());
@@ -67,6 +71,7 @@ async function startReplica(id: string, weight = 1, extra: Partial<ManagerOption
     const entry: Interval = { replica: id, cluster: req.clusterName, start: performance.now(), end: Number.NaN };
     reconciles.push(entry);
     try {
+      if (stubborn?.replica === id && stubborn.cluster === req.clusterName) await stubborn.gate;
       const cluster = await mgr.getCluster(req.clusterName, ctx.signal);
       await cluster.client.get(configMapKind, req, { signal: ctx.signal });
     } finally {
@@ -173,6 +178,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  stubborn?.open();
   for (const r of replicas) r.stop.abort();
   await Promise.allSettled(replicas.map((r) => r.done));
   await Promise.all([...tools, hostTool].map((t) => t.close()));
@@ -246,6 +252,44 @@ describe('sharding across replicas', () => {
     expect(unknown).not.toBeInstanceOf(ClusterNotOwnedError);
     // The local cluster is never sharded.
     expect(await other!.mgr.getCluster('')).toBe(other!.mgr.getLocalCluster());
+  });
+
+  it('moves a cluster only after the old owner\'s reconcile of it returned, even one that ignores its signal', async () => {
+    await expect.poll(engagedBy, poll).toEqual(expected());
+    // A joining replica that takes at least one cluster; the target is one it takes.
+    const joiner = ['replica-g', 'replica-h', 'replica-i'].find((id) =>
+      names.some((n) => ownerOf(n, [...peersOf(live()), { id, weight: 1 }])!.id === id))!;
+    const target = names.find((n) => ownerOf(n, [...peersOf(live()), { id: joiner, weight: 1 }])!.id === joiner)!;
+    const oldOwner = expected().get(target)![0]!;
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => { open = resolve; });
+    stubborn = { replica: oldOwner, cluster: target, gate, open };
+    const guard = watchForDoubleOwnership();
+    const writes = churn();
+    try {
+      // The old owner is now stuck in a reconcile of the target (churn keeps changing every member).
+      await expect.poll(() => reconciles.some((r) => r.replica === oldOwner && r.cluster === target && Number.isNaN(r.end)), poll).toBe(true);
+      const joined = performance.now();
+      await startReplica(joiner);
+      // Everything else rebalances, and the joiner reconciles a cluster it took…
+      const others = () => [...engagedBy()].filter(([n]) => n !== target);
+      await expect.poll(others, poll).toEqual([...expected()].filter(([n]) => n !== target));
+      await expect.poll(() => reconciles.some((r) => r.replica === joiner && r.start > joined), poll).toBe(true);
+      // …but the target is engaged nowhere while the old owner's reconcile of it still runs: its fence is kept.
+      expect(engagedBy().get(target)).toEqual([]);
+      expect((await fenceHolders()).get(target)).toBe(oldOwner);
+      expect(reconciles.some((r) => r.replica === joiner && r.cluster === target)).toBe(false);
+      const released = performance.now();
+      open();
+      await expect.poll(engagedBy, poll).toEqual(expected());
+      await expect.poll(() => reconciles.some((r) => r.replica === joiner && r.cluster === target && r.start > released), poll).toBe(true);
+    } finally {
+      stubborn.open();
+      stubborn = undefined;
+      await writes.stop();
+    }
+    expect(guard.stop()).toEqual([]);
+    expect(overlaps()).toEqual([]);
   });
 
   it('still shards on every replica with leader election on; leader-only runnables stay on the leader', async () => {
