@@ -21,6 +21,7 @@ import { startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
 import { controllerManagedBy } from '../builder/builder.js';
 import { newCluster, type KubeCluster } from '../cluster/cluster.js';
 import { leaseKind, type Lease } from '../leaderelection/lease-elector.js';
+import { parseMicroTime } from '../leaderelection/micro-time.js';
 import { silentLogger } from '../log/logger.js';
 import { configMap, configMapKind, TestFleetProvider } from '../manager/fleet.test-util.js';
 import { newManager, type MultiClusterManager } from '../manager/manager.js';
@@ -34,7 +35,8 @@ import { ownerOf, type Peer } from './rendezvous.js';
 const group = 'shard-crash';
 const timings: Required<ShardingTimings> = {
   peerLeaseDurationMs: 2000, peerRenewIntervalMs: 200,
-  fenceLeaseDurationMs: 2000, fenceRenewDeadlineMs: 1500, fenceRetryPeriodMs: 200, recomputeIntervalMs: 1000,
+  // The fence outlasts the peer, so a survivor that took a fence without waiting for it to expire would show.
+  fenceLeaseDurationMs: 3000, fenceRenewDeadlineMs: 2000, fenceRetryPeriodMs: 200, recomputeIntervalMs: 1000,
 };
 /** Engaging a cluster on its new owner (informers list and sync): tens of ms here, generous for two busy cores. */
 const syncAllowanceMs = 3500;
@@ -42,7 +44,7 @@ const syncAllowanceMs = 3500;
  * The README's crash bound: the dead peer expires (peerLeaseDurationMs after a survivor last saw its Lease change,
  * noticed at the next refresh, peerRenewIntervalMs), then its fence expires (fenceLeaseDurationMs after the new
  * owner first saw it, taken at the next retry, fenceRetryPeriodMs), then the new owner engages (sync).
- * 2000 + 200 + 2000 + 200 + 3500 = 7.9 s; a move measures ~4.4 s.
+ * 2000 + 200 + 3000 + 200 + 3500 = 8.9 s; a move measures ~5.4 s.
  */
 const crashBoundMs = timings.peerLeaseDurationMs + timings.peerRenewIntervalMs
   + timings.fenceLeaseDurationMs + timings.fenceRetryPeriodMs + syncAllowanceMs;
@@ -307,9 +309,11 @@ describe('sharding when a replica crashes', () => {
 
       killedAt = now();
       await child.kill();
-      // Nothing of its shutdown ran: its peer Lease and its fences are still there.
+      // Nothing of its shutdown ran: its peer Lease and its fences are still there, with its last renewals.
       expect(await leaseOf(leaseName(`${group}-peer`, childId))).toBeDefined();
-      expect((await fenceHolders()).filter(([n]) => held.includes(n)).map(([, h]) => h)).toEqual(held.map(() => childId));
+      const fences = await Promise.all(held.map((n) => leaseOf(fenceLeaseName(group, n))));
+      expect(fences.map((f) => f?.spec?.holderIdentity)).toEqual(held.map(() => childId));
+      const lastRenewal = new Map(held.map((n, i) => [n, parseMicroTime(fences[i]!.spec!.renewTime)!.getTime()]));
 
       await expect.poll(engagedBy, { timeout: crashBoundMs + 10_000, interval: 20 }).toEqual(after);
       movedAt = now();
@@ -322,9 +326,9 @@ describe('sharding when a replica crashes', () => {
       for (const n of held) {
         const lastEnd = Math.max(...child.reconciles().filter((r) => r.cluster === n).map((r) => r.end));
         expect(firstAfter(n)!, n).toBeGreaterThan(lastEnd);
-        // …nor before its fence expired: nobody may take it within fenceLeaseDurationMs of the crash (the peer
-        // expiry comes first, so this holds even if the child's last fence renewal lagged).
-        expect(firstAfter(n)! - killedAt, n).toBeGreaterThanOrEqual(timings.fenceLeaseDurationMs);
+        // …nor before its fence expired: fenceLeaseDurationMs after the dead replica's last renewal of it (both
+        // wall clocks of this machine; the taker counts from when it saw that renewal, which is later).
+        expect(firstAfter(n)! - lastRenewal.get(n)!, n).toBeGreaterThanOrEqual(timings.fenceLeaseDurationMs);
       }
     } finally {
       await child?.kill();
