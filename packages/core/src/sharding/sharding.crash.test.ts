@@ -31,6 +31,7 @@ import { fenceLeaseName } from './fence.js';
 import { leaseName } from './names.js';
 import type { ShardingTimings } from './options.js';
 import { ownerOf, type Peer } from './rendezvous.js';
+import { churn, overlappingReconciles, watchForDoubleOwnership, type ReconcileInterval } from './sharding.test-util.js';
 
 const group = 'shard-crash';
 const timings: Required<ShardingTimings> = {
@@ -60,7 +61,7 @@ let hostTool: KubeCluster;
 /** Core's sources transpiled to JavaScript, for the child. */
 let outDir: string;
 
-interface Interval { replica: string; cluster: string; start: number; end: number }
+type Interval = ReconcileInterval;
 const reconciles: Interval[] = [];
 
 function kubeconfigOf(server: ApiServer): KubeConfig {
@@ -184,56 +185,9 @@ function assignment(peers: Peer[]): Map<string, string[]> {
   return new Map(names.map((n) => [n, [ownerOf(n, peers)!.id]]));
 }
 
-/** Every reconcile of both processes; a running in-process one counts as running until now. */
+/** Every reconcile of both processes. */
 function allReconciles(): Interval[] {
-  return [...reconciles.map((r) => Number.isNaN(r.end) ? { ...r, end: Number.POSITIVE_INFINITY } : r), ...(child?.reconciles() ?? [])];
-}
-
-/** Pairs of reconciles of one cluster on two replicas that ran at the same time. */
-function overlaps(): string[] {
-  const bad: string[] = [];
-  const all = allReconciles();
-  for (const name of names) {
-    const xs = all.filter((r) => r.cluster === name).sort((a, b) => a.start - b.start);
-    let last: Interval | undefined;
-    for (const x of xs) {
-      if (last && last.replica !== x.replica && x.start < last.end) bad.push(`${name}: ${last.replica} and ${x.replica}`);
-      if (!last || x.end > last.end) last = x;
-    }
-  }
-  return bad;
-}
-
-/** Samples engagements every few ms: a cluster engaged on two replicas at once is recorded. */
-function watchForDoubleOwnership(): { stop: () => string[] } {
-  const seen: string[] = [];
-  const timer = setInterval(() => {
-    for (const [c, owners] of engagedBy()) if (owners.length > 1) seen.push(`${c}: ${owners.join(', ')}`);
-  }, 5);
-  return { stop: () => { clearInterval(timer); return seen; } };
-}
-
-/** Keeps one ConfigMap per member changing, so every owner reconciles all the time. `stop` rethrows a failed write. */
-function churn(): { stop: () => Promise<void> } {
-  const ac = new AbortController();
-  const loops = tools.map(async (t, i) => {
-    let n = 0;
-    while (!ac.signal.aborted) {
-      try {
-        await t.client.patch(configMapKind, { namespace: 'default', name: 'churn' }, { type: 'merge', body: { data: { n: String(++n) } } }, { signal: ac.signal });
-      } catch (err) {
-        if (!ac.signal.aborted) throw new Error(`churn on member server ${i} failed`, { cause: err });
-      }
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }).map((p) => p.then(() => undefined, (err: unknown) => err));
-  return {
-    stop: async () => {
-      ac.abort();
-      const failure = (await Promise.all(loops)).find((e) => e !== undefined);
-      if (failure) throw failure;
-    },
-  };
+  return [...reconciles, ...(child?.reconciles() ?? [])];
 }
 
 async function leaseOf(name: string): Promise<Lease | undefined> {
@@ -289,8 +243,8 @@ describe('sharding when a replica crashes', () => {
     const after = assignment(survivors);
     const held = names.filter((n) => before.get(n)![0] === childId);
 
-    const guard = watchForDoubleOwnership();
-    const writes = churn();
+    const guard = watchForDoubleOwnership(engagedBy);
+    const writes = churn(tools);
     let killedAt = Number.NaN;
     let movedAt = Number.NaN;
     try {
@@ -335,7 +289,7 @@ describe('sharding when a replica crashes', () => {
       await writes.stop();
     }
     expect(guard.stop()).toEqual([]);
-    expect(overlaps()).toEqual([]);
+    expect(overlappingReconciles(allReconciles(), names)).toEqual([]);
     expect(held.length).toBeGreaterThanOrEqual(2);
     expect(movedAt - killedAt).toBeLessThan(crashBoundMs);
     // The dead replica's peer Lease is never cleaned up by anyone; the survivors just stopped counting it.

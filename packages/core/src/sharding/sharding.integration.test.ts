@@ -22,6 +22,7 @@ import { ClusterNotOwnedError } from './errors.js';
 import { fenceLeaseName } from './fence.js';
 import type { ShardingTimings } from './options.js';
 import { ownerOf, type Peer } from './rendezvous.js';
+import { churn, overlappingReconciles, watchForDoubleOwnership, type ReconcileInterval } from './sharding.test-util.js';
 
 const group = 'shard-it';
 /** Fast timings; the production defaults are about ten times slower. */
@@ -39,7 +40,7 @@ const names: string[] = [];
 const tools: KubeCluster[] = [];
 let hostTool: KubeCluster;
 
-interface Interval { replica: string; cluster: string; start: number; end: number }
+type Interval = ReconcileInterval;
 const reconciles: Interval[] = [];
 
 /** When set, that replica's reconciles of that cluster ignore their signal and block until `open` is called. */
@@ -106,51 +107,6 @@ function expected(): Map<string, string[]> {
   return new Map(names.map((n) => [n, [ownerOf(n, peersOf(live()))!.id]]));
 }
 
-/** Samples engagements every few ms: a cluster engaged on two replicas at once is recorded. */
-function watchForDoubleOwnership(): { stop: () => string[] } {
-  const seen: string[] = [];
-  const timer = setInterval(() => {
-    for (const [c, owners] of engagedBy()) if (owners.length > 1) seen.push(`${c}: ${owners.join(', ')}`);
-  }, 5);
-  return { stop: () => { clearInterval(timer); return seen; } };
-}
-
-/** Keeps one ConfigMap per member changing, so every owner reconciles all the time. `stop` rethrows a failed write. */
-function churn(): { stop: () => Promise<void> } {
-  const ac = new AbortController();
-  const loops = tools.map(async (t, i) => {
-    let n = 0;
-    while (!ac.signal.aborted) {
-      try {
-        await t.client.patch(configMapKind, { namespace: 'default', name: 'churn' }, { type: 'merge', body: { data: { n: String(++n) } } }, { signal: ac.signal });
-      } catch (err) {
-        if (!ac.signal.aborted) throw new Error(`churn on member server ${i} failed`, { cause: err });
-      }
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }).map((p) => p.then(() => undefined, (err: unknown) => err));
-  return {
-    stop: async () => {
-      ac.abort();
-      const failure = (await Promise.all(loops)).find((e) => e !== undefined);
-      if (failure) throw failure;
-    },
-  };
-}
-
-function overlaps(): string[] {
-  const bad: string[] = [];
-  for (const name of names) {
-    const xs = reconciles.filter((r) => r.cluster === name).sort((a, b) => a.start - b.start);
-    let last: Interval | undefined;
-    for (const x of xs) {
-      if (last && last.replica !== x.replica && x.start < last.end) bad.push(`${name}: ${last.replica} and ${x.replica}`);
-      if (!last || x.end > last.end || Number.isNaN(x.end)) last = x;
-    }
-  }
-  return bad;
-}
-
 async function fenceHolders(): Promise<Map<string, string>> {
   const m = new Map<string, string>();
   for (const name of names) {
@@ -189,8 +145,8 @@ describe('sharding across replicas', () => {
   const poll = { timeout: 10_000, interval: 20 };
 
   it('owns each cluster on exactly one replica, rebalances on join and leave within the bound, never twice at once', async () => {
-    const guard = watchForDoubleOwnership();
-    const writes = churn();
+    const guard = watchForDoubleOwnership(engagedBy);
+    const writes = churn(tools);
     let joinTook = Number.NaN;
     let leaveTook = Number.NaN;
     let left = Number.NaN;
@@ -229,7 +185,7 @@ describe('sharding across replicas', () => {
       await writes.stop();
     }
     expect(guard.stop()).toEqual([]);
-    expect(overlaps()).toEqual([]);
+    expect(overlappingReconciles(reconciles, names)).toEqual([]);
     expect(joinTook).toBeLessThan(rebalanceBoundMs);
     expect(leaveTook).toBeLessThan(rebalanceBoundMs);
     // The stopped replica had clusters, and each now runs on a surviving replica.
@@ -264,8 +220,8 @@ describe('sharding across replicas', () => {
     let open!: () => void;
     const gate = new Promise<void>((resolve) => { open = resolve; });
     stubborn = { replica: oldOwner, cluster: target, gate, open };
-    const guard = watchForDoubleOwnership();
-    const writes = churn();
+    const guard = watchForDoubleOwnership(engagedBy);
+    const writes = churn(tools);
     try {
       // The old owner is now stuck in a reconcile of the target (churn keeps changing every member).
       await expect.poll(() => reconciles.some((r) => r.replica === oldOwner && r.cluster === target && Number.isNaN(r.end)), poll).toBe(true);
@@ -289,7 +245,7 @@ describe('sharding across replicas', () => {
       await writes.stop();
     }
     expect(guard.stop()).toEqual([]);
-    expect(overlaps()).toEqual([]);
+    expect(overlappingReconciles(reconciles, names)).toEqual([]);
   });
 
   it('still shards on every replica with leader election on; leader-only runnables stay on the leader', async () => {
@@ -307,6 +263,6 @@ describe('sharding across replicas', () => {
     expect(f!.mgr.engagedClusters().length).toBeGreaterThan(0);
     await expect.poll(() => [...new Set(reconciles.slice(before).map((r) => r.replica))].sort(), poll).toEqual(['replica-e', 'replica-f']);
     await expect.poll(() => leaderOnlyRuns.length, poll).toBe(1);
-    expect(overlaps()).toEqual([]);
+    expect(overlappingReconciles(reconciles, names)).toEqual([]);
   });
 });
