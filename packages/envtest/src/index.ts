@@ -31,7 +31,7 @@ export {
 // A fake Milo: its CRDs, and fixtures for Projects and ProjectControlPlanes.
 export type { ProjectFixtureOptions, ReadinessCondition } from './milo/milo-fixtures.js';
 export { MiloFixtures } from './milo/milo-fixtures.js';
-export { MiloRequestError } from './milo/admin-requests.js';
+export { MiloRequestError } from './milo/errors.js';
 export { MILO_INFRA_GROUP, MILO_PROJECT_GROUP, MILO_VERSION, projectControlPlaneCrd, projectCrd } from './milo/crds.js';
 export type { MiloServer, MiloServerOptions } from './milo/milo-server.js';
 export { startMiloServer } from './milo/milo-server.js';
@@ -43,3 +43,4 @@ export type { Workspace as KcpWorkspace } from './kcp/workspaces.js';
 export { logicalClusterNameOf } from './kcp/workspaces.js';
 export { KCP_APIS_GROUP, KCP_PATH_ANNOTATION, kcpCrds } from './kcp/crds.js';
 export { KcpFixtureError, KcpRequestError, KcpTimeoutError } from './kcp/errors.js';
+export { AdminRequestError } from './admin-client.js';

@@ -1,12 +1,9 @@
 /** Errors of the fake kcp: a request its fixtures or controller sent got an unexpected answer, or a fixture was misused. */
+import { AdminRequestError } from '../admin-client.js';
 import { EnvtestError } from '../errors.js';
 
-/** A fixture request got an unexpected answer. `status` is the HTTP status (0: no answer); retryable for 409/5xx/0. */
-export class KcpRequestError extends EnvtestError {
-  constructor(readonly method: string, readonly path: string, readonly status: number, detail: string) {
-    super(`${method} ${path} failed${status ? ` with ${status}` : ''}: ${detail}`, { retryable: status === 0 || status === 409 || status >= 500 });
-  }
-}
+/** A request of the fake kcp's fixtures or controller got an unexpected answer; see AdminRequestError. */
+export class KcpRequestError extends AdminRequestError {}
 
 /** A fixture was called with something the fake kcp does not know (an unknown workspace or shard). Not retryable. */
 export class KcpFixtureError extends EnvtestError {}

@@ -5,7 +5,7 @@
  * APIExport gets an APIExportEndpointSlice of its name, and every slice lists one virtual-workspace URL per shard
  * hosting a bound workspace (none until the first binding, as in kcp). What it learns feeds the virtual workspace mounts.
  */
-import type { AdminClient } from './admin-client.js';
+import type { AdminClient } from '../admin-client.js';
 import { KCP_APIS_GROUP, KCP_PATH_ANNOTATION } from './crds.js';
 import { KcpRequestError } from './errors.js';
 import type { WorkspaceDirectory } from './workspaces.js';

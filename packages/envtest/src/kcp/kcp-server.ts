@@ -9,7 +9,7 @@ import type { ApiServer } from '../server/api-server.js';
 import { startApiServer } from '../server/api-server.js';
 import type { ApiServerOptions } from '../server/options.js';
 import type { KubeconfigOptions } from '../kubeconfig.js';
-import { AdminClient } from './admin-client.js';
+import { AdminClient } from '../admin-client.js';
 import { KCP_APIS_GROUP, kcpCrds } from './crds.js';
 import { KcpFixtureError, KcpRequestError, KcpTimeoutError } from './errors.js';
 import { KcpController } from './kcp-controller.js';
@@ -98,7 +98,7 @@ class FakeKcp implements KcpServer {
   root!: Workspace;
 
   constructor(readonly server: ApiServer, readonly shards: readonly string[]) {
-    this.client = new AdminClient(server.url, server.kubeconfig());
+    this.client = new AdminClient(server.url, server.kubeconfig(), KcpRequestError);
     this.controller = new KcpController(this.client, this.workspaces, (shard, c, name) => this.endpointUrlOf(shard, c, name), shards);
     server.addMount(workspacePaths(this.workspaces));
     server.addMount(apiExportVirtualWorkspace(this.controller, this.workspaces));

@@ -4,7 +4,8 @@
  * reports it (`Ready` on a Project, `ControlPlaneReady` on a ProjectControlPlane).
  */
 import type { ApiServer } from '../server/api-server.js';
-import { AdminRequests, MiloRequestError } from './admin-requests.js';
+import { AdminClient } from '../admin-client.js';
+import { MiloRequestError } from './errors.js';
 import { MILO_INFRA_GROUP, MILO_PROJECT_GROUP, MILO_VERSION, projectControlPlaneCrd, projectCrd } from './crds.js';
 
 export interface ProjectFixtureOptions {
@@ -29,10 +30,10 @@ const projectsPath = `/apis/${MILO_PROJECT_GROUP}/${MILO_VERSION}/projects`;
 const controlPlanesPath = `/apis/${MILO_INFRA_GROUP}/${MILO_VERSION}/projectcontrolplanes`;
 
 export class MiloFixtures {
-  private readonly admin: AdminRequests;
+  private readonly admin: AdminClient;
 
   constructor(server: ApiServer) {
-    this.admin = new AdminRequests(server.url, server.kubeconfig());
+    this.admin = new AdminClient(server.url, server.kubeconfig(), MiloRequestError);
   }
 
   /** Creates both CRDs (an existing one is kept) and resolves once both resources are served. */

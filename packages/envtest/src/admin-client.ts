@@ -1,11 +1,19 @@
 /**
- * JSON requests and watches to the in-memory server as its admin, for the fake kcp's fixtures and controller. envtest
- * depends on core for types only, so this speaks HTTPS itself over one keep-alive agent that `close()` ends.
+ * JSON requests and watches to the in-memory server as its admin, for the fake kcp's and fake Milo's fixtures and
+ * controllers. envtest depends on core for types only, so this speaks HTTPS itself over one keep-alive agent that
+ * `close()` ends.
  */
 import type { IncomingMessage } from 'node:http';
 import { Agent, request } from 'node:https';
 import { parse } from 'yaml';
-import { KcpRequestError } from './errors.js';
+import { EnvtestError } from './errors.js';
+
+/** A fixture request got an unexpected answer. `status` is the HTTP status (0: no answer); retryable for 409/5xx/0. */
+export class AdminRequestError extends EnvtestError {
+  constructor(readonly method: string, readonly path: string, readonly status: number, detail: string) {
+    super(`${method} ${path} failed${status ? ` with ${status}` : ''}: ${detail}`, { retryable: status === 0 || status === 409 || status >= 500 });
+  }
+}
 
 interface KubeconfigShape {
   clusters?: { cluster?: { 'certificate-authority-data'?: string } }[];
@@ -22,7 +30,12 @@ export interface WatchLine {
 export class AdminClient {
   private readonly agent: Agent;
 
-  constructor(private readonly baseUrl: string, adminKubeconfig: string) {
+  /** `RequestError` names the flavour in errors (KcpRequestError, MiloRequestError). */
+  constructor(
+    private readonly baseUrl: string,
+    adminKubeconfig: string,
+    private readonly RequestError: typeof AdminRequestError = AdminRequestError,
+  ) {
     const kc = parse(adminKubeconfig) as KubeconfigShape;
     const user = kc.users?.[0]?.user;
     this.agent = new Agent({
@@ -42,19 +55,19 @@ export class AdminClient {
         signal,
         headers: { Accept: 'application/json', ...(payload === undefined ? {} : { 'Content-Type': contentType }) },
       }, resolve);
-      req.on('error', (err) => reject(new KcpRequestError(method, path, 0, err.message)));
+      req.on('error', (err) => reject(new this.RequestError(method, path, 0, err.message)));
       req.end(payload);
     });
   }
 
-  /** Sends `body` (JSON) and resolves with the parsed answer; rejects with KcpRequestError on a non-2xx status. */
+  /** Sends `body` (JSON) and resolves with the parsed answer; rejects with the request error on a non-2xx status. */
   async send<T = Record<string, any>>(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<T> {
     const res = await this.open(method, path, body === undefined ? undefined : JSON.stringify(body), contentType);
     const chunks: Buffer[] = [];
     try {
       for await (const c of res) chunks.push(c as Buffer);
     } catch (err) {
-      throw new KcpRequestError(method, path, 0, err instanceof Error ? err.message : String(err));
+      throw new this.RequestError(method, path, 0, err instanceof Error ? err.message : String(err));
     }
     const text = Buffer.concat(chunks).toString('utf8');
     const status = res.statusCode ?? 0;
@@ -63,12 +76,12 @@ export class AdminClient {
       try {
         message = String((JSON.parse(text) as { message?: unknown }).message ?? message);
       } catch { /* not a Status: keep the raw start */ }
-      throw new KcpRequestError(method, path, status, message);
+      throw new this.RequestError(method, path, status, message);
     }
     try {
       return (text ? JSON.parse(text) : undefined) as T;
     } catch {
-      throw new KcpRequestError(method, path, status, 'the answer is not JSON');
+      throw new this.RequestError(method, path, status, 'the answer is not JSON');
     }
   }
 
@@ -77,7 +90,7 @@ export class AdminClient {
     try {
       return await this.send<T>('GET', path);
     } catch (err) {
-      if (err instanceof KcpRequestError && err.status === 404) return undefined;
+      if (err instanceof this.RequestError && err.status === 404) return undefined;
       throw err;
     }
   }
@@ -93,7 +106,7 @@ export class AdminClient {
     }
     if ((res.statusCode ?? 0) !== 200) {
       res.resume();
-      throw new KcpRequestError('GET', path, res.statusCode ?? 0, 'watch refused');
+      throw new this.RequestError('GET', path, res.statusCode ?? 0, 'watch refused');
     }
     let buffer = '';
     try {
@@ -107,7 +120,7 @@ export class AdminClient {
         }
       }
     } catch (err) {
-      if (!signal.aborted) throw new KcpRequestError('GET', path, 0, err instanceof Error ? err.message : String(err));
+      if (!signal.aborted) throw new this.RequestError('GET', path, 0, err instanceof Error ? err.message : String(err));
     }
   }
 
