@@ -5,12 +5,11 @@
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import {
-  controllerManagedBy, isNotFound, newManager, silentLogger, type KubeObject, type ProviderRunnable,
+  newManager, silentLogger, type ProviderRunnable,
 } from '@multicluster-runtime/core';
 import { KubeconfigFileProvider, KubeconfigSecretProvider } from '@multicluster-runtime/provider-kubeconfig';
+import { addBenchController } from './bench-controller.js';
 import { runnerMain, type StartImpl } from './serve-runner.js';
-
-const configMap = { apiVersion: 'v1', kind: 'ConfigMap' };
 
 const start: StartImpl = async (args, recorder) => {
   const host = new KubeConfig();
@@ -19,20 +18,7 @@ const start: StartImpl = async (args, recorder) => {
     ? new KubeconfigFileProvider({ paths: [args.dir] })
     : new KubeconfigSecretProvider({ namespace: args.namespace });
   const mgr = newManager(host, provider, { logger: silentLogger, gracefulShutdownTimeoutMs: 10_000 });
-  controllerManagedBy(mgr)
-    .named('bench')
-    .for(configMap)
-    .withOptions({ maxConcurrentReconciles: args.concurrency })
-    .complete(async (req) => {
-      const cluster = await mgr.getCluster(req.clusterName);
-      let obj: KubeObject | undefined;
-      try {
-        obj = await cluster.cache.get<KubeObject>(configMap, req);
-      } catch (err) {
-        if (!isNotFound(err)) throw err;
-      }
-      recorder.record(req.clusterName, obj);
-    });
+  addBenchController(mgr, recorder, args.concurrency);
 
   const stop = new AbortController();
   const running = mgr.start(stop.signal);

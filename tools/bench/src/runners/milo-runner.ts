@@ -8,11 +8,10 @@
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import {
-  controllerManagedBy, isNotFound, loadUntrustedKubeconfig, newManager, silentLogger, type KubeObject,
-} from '@multicluster-runtime/core';
+import { loadUntrustedKubeconfig, newManager, silentLogger } from '@multicluster-runtime/core';
 import { MiloProvider } from '@multicluster-runtime/provider-milo';
-import type { ErrorReply, MemoryReply } from '../protocol.js';
+import { addBenchController } from './bench-controller.js';
+import { memoryAfterGc } from './gc-memory.js';
 import { Recorder } from './recorder.js';
 
 /** Answer to `engage`: ms from `mgr.start` until every project was engaged. */
@@ -20,7 +19,6 @@ export interface MiloEngageReply { id: number; type: 'engage'; projects: number;
 /** Answer to `watch`: ms from adding the controller until every project's ConfigMaps were reconciled. */
 export interface MiloWatchReply { id: number; type: 'watch'; projects: number; reconciles: number; watchMs: number }
 
-const configMap = { apiVersion: 'v1', kind: 'ConfigMap' };
 const pollMs = 20;
 const waitLimitMs = 10 * 60_000;
 
@@ -28,14 +26,6 @@ function send(msg: object): void {
   process.stdout.write(`${JSON.stringify(msg)}\n`);
 }
 
-function memory(id: number): MemoryReply | ErrorReply {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) return { id, type: 'error', message: 'memory needs node --expose-gc' };
-  gc();
-  gc();
-  const { heapUsed, rss } = process.memoryUsage();
-  return { id, type: 'memory', heapBytes: heapUsed, rssBytes: rss };
-}
 
 async function until(check: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + waitLimitMs;
@@ -81,20 +71,7 @@ async function main(): Promise<void> {
     if (!running || watching) throw new Error('watch needs one engage before it, and is sent once');
     watching = true;
     const t0 = performance.now();
-    controllerManagedBy(mgr)
-      .named('bench')
-      .for(configMap)
-      .withOptions({ maxConcurrentReconciles: 4 })
-      .complete(async (req) => {
-        const cluster = await mgr.getCluster(req.clusterName);
-        let obj: KubeObject | undefined;
-        try {
-          obj = await cluster.cache.get<KubeObject>(configMap, req);
-        } catch (err) {
-          if (!isNotFound(err)) throw err;
-        }
-        recorder.record(req.clusterName, obj);
-      });
+    addBenchController(mgr, recorder, 4);
     await until(() => reconciled >= projects && recorder.stats().reconciles >= projects * objects, `the ConfigMaps of ${projects} projects reconciled`);
     return { id, type: 'watch', projects: reconciled, reconciles: recorder.stats().reconciles, watchMs: performance.now() - t0 };
   };
@@ -111,7 +88,7 @@ async function main(): Promise<void> {
       }
       try {
         switch (cmd.cmd) {
-          case 'memory': send(memory(cmd.id)); break;
+          case 'memory': send(memoryAfterGc(cmd.id)); break;
           case 'engage': send(await engage(cmd.id)); break;
           case 'watch': send(await watch(cmd.id)); break;
           case 'stop': return;

@@ -4,6 +4,7 @@
  */
 import { createInterface } from 'node:readline';
 import type { RunnerCommand, RunnerMessage, RunnerReply } from '../protocol.js';
+import { memoryAfterGc } from './gc-memory.js';
 import { Recorder } from './recorder.js';
 import { parseRunnerArgs, type RunnerArgs } from './runner-args.js';
 
@@ -25,14 +26,6 @@ function cpuMs(): number {
   return (user + system) / 1000;
 }
 
-function memory(id: number): RunnerReply {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) return { id, type: 'error', message: 'memory needs node --expose-gc' };
-  gc();
-  gc();
-  const { heapUsed, rss } = process.memoryUsage();
-  return { id, type: 'memory', heapBytes: heapUsed, rssBytes: rss };
-}
 
 /** Runs a runner process's main loop; sets the exit code. */
 export async function serveRunner(impl: string, start: StartImpl): Promise<void> {
@@ -55,7 +48,7 @@ export async function serveRunner(impl: string, start: StartImpl): Promise<void>
         case 'engaged': send({ id, type: 'engaged', clusters: running.engaged() }); break;
         case 'reset': recorder.reset(); send({ id, type: 'reset', cpuMs: cpuMs() }); break;
         case 'stats': send({ id, type: 'stats', ...recorder.stats(), cpuMs: cpuMs() }); break;
-        case 'memory': send(memory(id)); break;
+        case 'memory': send(memoryAfterGc(id)); break;
         case 'stop':
           await running.stop();
           send({ id, type: 'stop' });
