@@ -34,8 +34,7 @@ export function resolveRoute(registry: ResourceRegistry, pathname: string, clust
   if (root === 'apis') {
     if (a === undefined) return { kind: 'groups' };
     if (b === undefined) return registry.groups(cluster).some((g) => g.name === a) ? { kind: 'group', group: a } : NOT_FOUND;
-    const knownGroup = registry.groups(cluster).some((g) => g.name === a);
-    if (!registry.hasGroupVersion(cluster, a, b)) return knownGroup ? NOT_FOUND_STATUS : NOT_FOUND;
+    if (!registry.hasGroupVersion(cluster, a, b)) return registry.groups(cluster).some((g) => g.name === a) ? NOT_FOUND_STATUS : NOT_FOUND;
     if (segments.length === 3) return { kind: 'groupVersion', group: a, version: b };
     return resourceRoute(registry, cluster, a, b, segments.slice(3)) ?? NOT_FOUND_STATUS;
   }

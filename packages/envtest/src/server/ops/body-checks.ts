@@ -11,7 +11,7 @@ import type { CollectionTarget } from '../object-target.js';
 export function objectFromBody(target: CollectionTarget, body: Record<string, unknown>): StoredObject {
   const gv = groupVersion(target.type.group, target.version);
   // Custom resources are decoded as unstructured, which cannot default the type from the URL as built-ins do.
-  if (target.type.custom && (typeof body['kind'] !== 'string' || body['kind'] === '')) throw unrecognized(target, 'Kind', body);
+  if (target.type.custom && (typeof body['kind'] !== 'string' || body['kind'] === '')) throw missingKind(target, body);
   const apiVersion = target.type.custom ? (body['apiVersion'] ?? '') : body['apiVersion'];
   if (apiVersion !== undefined && apiVersion !== gv)
     throw badRequest(`the API version in the data (${String(apiVersion)}) does not match the expected API version (${gv})`);
@@ -24,10 +24,11 @@ export function objectFromBody(target: CollectionTarget, body: Record<string, un
   return { apiVersion: gv, kind: target.type.kind, ...rest } as StoredObject;
 }
 
-function unrecognized(target: CollectionTarget, field: 'Kind', body: Record<string, unknown>): Error {
+/** What the unstructured decoder answers for a custom resource body without `kind`. */
+function missingKind(target: CollectionTarget, body: Record<string, unknown>): Error {
   const text = JSON.stringify(body);
   const short = text.length > 30 ? `${text.slice(0, 30)} ...` : text;
-  return badRequest(`the object provided is unrecognized (must be of type ${target.type.kind}): Object '${field}' is missing in '${text}' (${short})`);
+  return badRequest(`the object provided is unrecognized (must be of type ${target.type.kind}): Object 'Kind' is missing in '${text}' (${short})`);
 }
 
 export function checkNamespace(obj: StoredObject, namespace: string | undefined): void {
