@@ -322,7 +322,7 @@ export class MultiClusterManager implements Manager {
 
   /** Only a provider that asks for it waits for election; with sharding it never does (fences guard each cluster). */
   private providerLeaderOnly(): boolean {
-    return !this.coordinator && (this.provider as { needLeaderElection?: boolean } | undefined)?.needLeaderElection === true;
+    return !this.coordinator && isProviderRunnable(this.provider) && this.provider.needLeaderElection === true;
   }
 
   private startProvider(signal: AbortSignal): void {
