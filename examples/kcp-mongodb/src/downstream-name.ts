@@ -18,7 +18,10 @@ export interface Origin {
 
 export function downstreamName(origin: Origin): string {
   const hash = createHash('sha256').update(`${origin.cluster}/${origin.namespace}/${origin.name}`).digest('hex').slice(0, 10);
-  return `${origin.name.slice(0, 52).replace(/[^a-z0-9-]/g, '-').replace(/-+$/, '')}-${hash}`;
+  return `${origin.name
+    .slice(0, 52)
+    .replace(/[^a-z0-9-]/g, '-')
+    .replace(/-+$/, '')}-${hash}`;
 }
 
 export function originOf(annotations: Record<string, string> | undefined): Origin | undefined {

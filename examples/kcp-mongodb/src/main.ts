@@ -19,7 +19,9 @@ const { values } = parseArgs({
   },
 });
 if (!values['kcp-kubeconfig'] || !values['target-kubeconfig']) {
-  console.error('usage: main --kcp-kubeconfig=<path> --target-kubeconfig=<path> [--endpoint-slice=mongodb] [--downstream-namespace=default]');
+  console.error(
+    'usage: main --kcp-kubeconfig=<path> --target-kubeconfig=<path> [--endpoint-slice=mongodb] [--downstream-namespace=default]',
+  );
   process.exit(2);
 }
 
@@ -29,7 +31,11 @@ const load = (path: string): KubeConfig => {
   return kc;
 };
 const logger = createLogger();
-const provider = new ApiExportProvider({ endpointSliceName: values['endpoint-slice']!, exportConfig: load(values['kcp-kubeconfig']), logger });
+const provider = new ApiExportProvider({
+  endpointSliceName: values['endpoint-slice'],
+  exportConfig: load(values['kcp-kubeconfig']),
+  logger,
+});
 const mgr = newManager(load(values['target-kubeconfig']), provider, { logger });
-setupMongoSync(mgr, { downstreamNamespace: values['downstream-namespace']! });
+setupMongoSync(mgr, { downstreamNamespace: values['downstream-namespace'] });
 await mgr.start(signalHandler());

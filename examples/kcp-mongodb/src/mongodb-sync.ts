@@ -33,7 +33,10 @@ export function setupMongoSync(mgr: Manager, options: MongoSyncOptions): Control
 }
 
 class MongoSync {
-  constructor(private readonly mgr: Manager, private readonly options: MongoSyncOptions) {}
+  constructor(
+    private readonly mgr: Manager,
+    private readonly options: MongoSyncOptions,
+  ) {}
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
     const consumer = await this.mgr.getCluster(req.clusterName, ctx.signal);
@@ -58,13 +61,19 @@ class MongoSync {
       }
       // Keep the consumer's object until the downstream one is really gone (the operator may hold finalizers).
       if (await exists(downstream, target, ctx.signal)) return { requeueAfter: 500 };
-      await consumer.client.update({ ...obj, metadata: { ...obj.metadata, finalizers: finalizers.filter((f) => f !== FINALIZER) } }, { signal: ctx.signal });
+      await consumer.client.update(
+        { ...obj, metadata: { ...obj.metadata, finalizers: finalizers.filter((f) => f !== FINALIZER) } },
+        { signal: ctx.signal },
+      );
       ctx.log.info('downstream object deleted; finalizer removed', { downstream: target.name });
       return;
     }
 
     if (!finalizers.includes(FINALIZER)) {
-      obj = await consumer.client.update({ ...obj, metadata: { ...obj.metadata, finalizers: [...finalizers, FINALIZER] } }, { signal: ctx.signal });
+      obj = await consumer.client.update(
+        { ...obj, metadata: { ...obj.metadata, finalizers: [...finalizers, FINALIZER] } },
+        { signal: ctx.signal },
+      );
     }
 
     const projected = await this.project(downstream, obj, origin, target, ctx.signal);
@@ -72,7 +81,10 @@ class MongoSync {
     const version = projected.status?.version;
     if (phase === undefined && version === undefined) return;
     if (obj.status?.phase === phase && obj.status?.version === version) return;
-    await consumer.client.updateStatus({ ...obj, status: { ...obj.status, ...(phase !== undefined ? { phase } : {}), ...(version !== undefined ? { version } : {}) } }, { signal: ctx.signal });
+    await consumer.client.updateStatus(
+      { ...obj, status: { ...obj.status, ...(phase !== undefined ? { phase } : {}), ...(version !== undefined ? { version } : {}) } },
+      { signal: ctx.signal },
+    );
   }
 
   /** Creates or updates the downstream object so its spec is the consumer's; returns it as stored. */

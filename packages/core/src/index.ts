@@ -19,27 +19,59 @@ export type { LogFields, LogLevel, LogSink, Logger, LoggerOptions } from './log/
 export { createLogger, jsonLinesSink, silentLogger } from './log/logger.js';
 
 export type {
-  Client, DeleteOptions, ListMeta, ListOptions, ObjectList, Patch, PatchOptions, PatchType, Reader, RequestOptions,
-  ResourceMapping, RESTMapper, WriteOptions, Writer,
+  Client,
+  DeleteOptions,
+  ListMeta,
+  ListOptions,
+  ObjectList,
+  Patch,
+  PatchOptions,
+  PatchType,
+  Reader,
+  RequestOptions,
+  ResourceMapping,
+  RESTMapper,
+  WriteOptions,
+  Writer,
 } from './client/types.js';
 export type { ApiClientOptions, ClientTransport } from './client/client.js';
 export { ApiClient } from './client/client.js';
 export type { DiscoveryTransport } from './client/rest-mapper.js';
 export { DiscoveryRESTMapper } from './client/rest-mapper.js';
-export type {
-  TransportOptions, TransportRequest, WatchEvent, WatchRequest as TransportWatchRequest,
-} from './client/transport.js';
+export type { TransportOptions, TransportRequest, WatchEvent, WatchRequest as TransportWatchRequest } from './client/transport.js';
 export { Transport } from './client/transport.js';
 export type { RequestDescription, Status, StatusDetails, StatusReason, TransportFailure } from './client/errors.js';
 export {
-  ApiError, CredentialError, InvalidRequestError, TransportClosedError, TransportConfigError, TransportError, ignoreNotFound,
-  isAlreadyExists, isConflict, isForbidden, isGone, isInvalid, isNotFound, isRetryable, isTooManyRequests, isUnauthorized,
+  ApiError,
+  CredentialError,
+  InvalidRequestError,
+  TransportClosedError,
+  TransportConfigError,
+  TransportError,
+  ignoreNotFound,
+  isAlreadyExists,
+  isConflict,
+  isForbidden,
+  isGone,
+  isInvalid,
+  isNotFound,
+  isRetryable,
+  isTooManyRequests,
+  isUnauthorized,
 } from './client/errors.js';
 export { groupVersionPath, resourcePath } from './client/paths.js';
 
 export type {
-  Cache, FieldIndexer, IndexerFunc, Informer, InformerLease, InformerOptions, InformerPhase, InformerStatus,
-  Registration, ResourceEventHandler,
+  Cache,
+  FieldIndexer,
+  IndexerFunc,
+  Informer,
+  InformerLease,
+  InformerOptions,
+  InformerPhase,
+  InformerStatus,
+  Registration,
+  ResourceEventHandler,
 } from './cache/types.js';
 export type { InformerCacheOptions } from './cache/informer-cache.js';
 export { InformerCache } from './cache/informer-cache.js';
@@ -56,11 +88,14 @@ export type { BackoffOptions } from './cache/backoff.js';
 export type { TransformFunc } from './cache/transform.js';
 export { metadataOnly, stripManagedFields } from './cache/transform.js';
 export type { WatchStatus } from './cache/watcher-errors.js';
+export { InitialListFailed, ResourceGone, WatchErrorEvent, WatcherError, WatchFailed, WatchStartFailed } from './cache/watcher-errors.js';
 export {
-  InitialListFailed, ResourceGone, WatchErrorEvent, WatcherError, WatchFailed, WatchStartFailed,
-} from './cache/watcher-errors.js';
-export {
-  CacheError, CacheNotStartedError, CacheNotSyncedError, CacheStoppedError, IndexConflictError, InvalidListOptionsError,
+  CacheError,
+  CacheNotStartedError,
+  CacheNotSyncedError,
+  CacheStoppedError,
+  IndexConflictError,
+  InvalidListOptionsError,
   UnindexedFieldError,
 } from './cache/errors.js';
 
@@ -93,7 +128,10 @@ export type { EnqueueFromMapFuncOptions, MapContext, MapFunc, MapTarget } from '
 export { enqueueRequestsFromMapFunc } from './handler/enqueue-from-map-func.js';
 export type { Predicate } from './predicate/types.js';
 export {
-  annotationChangedPredicate, generationChangedPredicate, labelChangedPredicate, resourceVersionChangedPredicate,
+  annotationChangedPredicate,
+  generationChangedPredicate,
+  labelChangedPredicate,
+  resourceVersionChangedPredicate,
 } from './predicate/changed.js';
 export { andPredicates, notPredicate, orPredicates } from './predicate/combinators.js';
 export type { EventsByType, PredicateEventType } from './predicate/evaluate.js';
@@ -118,7 +156,11 @@ export { ClusterAlreadyStartedError, ClusterError } from './cluster/errors.js';
 export type { ControllerOptions } from './controller/controller.js';
 export { Controller, newController } from './controller/controller.js';
 export {
-  ClusterDisengagedError, ControllerAlreadyStartedError, ControllerEngageFailedError, ControllerError, ControllerOptionsError,
+  ClusterDisengagedError,
+  ControllerAlreadyStartedError,
+  ControllerEngageFailedError,
+  ControllerError,
+  ControllerOptionsError,
   WaitForSyncTimeoutError,
 } from './controller/errors.js';
 
@@ -126,13 +168,24 @@ export type { BuilderControllerOptions } from './builder/builder.js';
 export { Builder, controllerManagedBy } from './builder/builder.js';
 export type { EngageOptions, OwnsOptions, WatchOptions } from './builder/options.js';
 export {
-  AlreadyBuiltError, BuilderError, DuplicateControllerNameError, ForCalledTwiceError, MissingNameError, MissingReconcilerError,
-  NoWatchesError, OwnsWithoutForError, WatchEngagesNothingError,
+  AlreadyBuiltError,
+  BuilderError,
+  DuplicateControllerNameError,
+  ForCalledTwiceError,
+  MissingNameError,
+  MissingReconcilerError,
+  NoWatchesError,
+  OwnsWithoutForError,
+  WatchEngagesNothingError,
 } from './builder/errors.js';
 
 export type { KubeconfigCapability, KubeconfigPolicy, KubeconfigViolation, LoadKubeconfigOptions } from './kubeconfig/untrusted.js';
 export {
-  KubeconfigError, KubeconfigInvalidError, KubeconfigRejectedError, connectionFingerprint, listKubeconfigContexts,
+  KubeconfigError,
+  KubeconfigInvalidError,
+  KubeconfigRejectedError,
+  connectionFingerprint,
+  listKubeconfigContexts,
   loadUntrustedKubeconfig,
 } from './kubeconfig/untrusted.js';
 
@@ -149,8 +202,16 @@ export type { SingleClusterProviderOptions } from './providers/single.js';
 export { SingleClusterProvider } from './providers/single.js';
 export { NopProvider } from './providers/nop.js';
 export {
-  CacheSyncTimeoutError, ClusterAddAbortedError, ClusterAlreadyExistsError, ClusterEngageFailedError, ClusterIndexFailedError,
-  ClusterLifecycleError, ClusterStartFailedError, IndexFieldError, ProviderAlreadyStartedError, ProviderConfigError,
+  CacheSyncTimeoutError,
+  ClusterAddAbortedError,
+  ClusterAlreadyExistsError,
+  ClusterEngageFailedError,
+  ClusterIndexFailedError,
+  ClusterLifecycleError,
+  ClusterStartFailedError,
+  IndexFieldError,
+  ProviderAlreadyStartedError,
+  ProviderConfigError,
 } from './providers/errors.js';
 
 export type { Lease, LeaseElectorOptions, LeaseSpec, Leadership } from './leaderelection/lease-elector.js';
@@ -166,8 +227,14 @@ export { linkedAbort, sleep, whenAborted } from './manager/abort.js';
 export type { SignalHandlerOptions } from './manager/signal-handler.js';
 export { signalHandler } from './manager/signal-handler.js';
 export {
-  EngageFailedError, FieldIndexFailedError, GracefulShutdownTimeoutError, ManagerAlreadyStartedError, ManagerConfigError,
-  ManagerError, ManagerStoppedError, RunnableFailedError,
+  EngageFailedError,
+  FieldIndexFailedError,
+  GracefulShutdownTimeoutError,
+  ManagerAlreadyStartedError,
+  ManagerConfigError,
+  ManagerError,
+  ManagerStoppedError,
+  RunnableFailedError,
 } from './manager/errors.js';
 
 export type { ShardingOptions, ShardingTimings } from './sharding/options.js';

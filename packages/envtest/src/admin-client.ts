@@ -10,8 +10,15 @@ import { EnvtestError } from './errors.js';
 
 /** A fixture request got an unexpected answer. `status` is the HTTP status (0: no answer); retryable for 409/5xx/0. */
 export class AdminRequestError extends EnvtestError {
-  constructor(readonly method: string, readonly path: string, readonly status: number, detail: string) {
-    super(`${method} ${path} failed${status ? ` with ${status}` : ''}: ${detail}`, { retryable: status === 0 || status === 409 || status >= 500 });
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly status: number,
+    detail: string,
+  ) {
+    super(`${method} ${path} failed${status ? ` with ${status}` : ''}: ${detail}`, {
+      retryable: status === 0 || status === 409 || status >= 500,
+    });
   }
 }
 
@@ -47,14 +54,24 @@ export class AdminClient {
     });
   }
 
-  private open(method: string, path: string, payload: string | undefined, contentType: string, signal?: AbortSignal): Promise<IncomingMessage> {
+  private open(
+    method: string,
+    path: string,
+    payload: string | undefined,
+    contentType: string,
+    signal?: AbortSignal,
+  ): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
-      const req = request(new URL(path, this.baseUrl), {
-        method,
-        agent: this.agent,
-        signal,
-        headers: { Accept: 'application/json', ...(payload === undefined ? {} : { 'Content-Type': contentType }) },
-      }, resolve);
+      const req = request(
+        new URL(path, this.baseUrl),
+        {
+          method,
+          agent: this.agent,
+          signal,
+          headers: { Accept: 'application/json', ...(payload === undefined ? {} : { 'Content-Type': contentType }) },
+        },
+        resolve,
+      );
       req.on('error', (err) => reject(new this.RequestError(method, path, 0, err.message)));
       req.end(payload);
     });
@@ -75,7 +92,9 @@ export class AdminClient {
       let message = text.slice(0, 200);
       try {
         message = String((JSON.parse(text) as { message?: unknown }).message ?? message);
-      } catch { /* not a Status: keep the raw start */ }
+      } catch {
+        /* not a Status: keep the raw start */
+      }
       throw new this.RequestError(method, path, status, message);
     }
     try {

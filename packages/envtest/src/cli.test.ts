@@ -55,11 +55,14 @@ describe('envtest CLI', () => {
     expect((await readdir(folder)).sort()).toEqual(['cluster-0.kubeconfig', 'cluster-1.kubeconfig', 'cluster-2.kubeconfig']);
   });
 
-  test.each([[['serve', '--clusters', '0']], [['serve', '--port', 'x']], [['frobnicate']], [['serve', '--bogus']]])('%j is a usage error (exit 2)', async (argv) => {
-    const { io, err } = capture();
-    expect(await runCli(argv, io, new AbortController().signal)).toBe(2);
-    expect(err.join('\n')).toContain('Usage: envtest serve');
-  });
+  test.each([[['serve', '--clusters', '0']], [['serve', '--port', 'x']], [['frobnicate']], [['serve', '--bogus']]])(
+    '%j is a usage error (exit 2)',
+    async (argv) => {
+      const { io, err } = capture();
+      expect(await runCli(argv, io, new AbortController().signal)).toBe(2);
+      expect(err.join('\n')).toContain('Usage: envtest serve');
+    },
+  );
 
   test('--help prints the usage', async () => {
     const { io, out } = capture();

@@ -28,13 +28,23 @@ export interface CliIo {
 }
 
 /** Runs the CLI until `signal` aborts; returns the process exit code. */
-export async function runCli(argv: readonly string[], io: CliIo, signal: AbortSignal, onReady?: (servers: readonly ApiServer[]) => void): Promise<number> {
+export async function runCli(
+  argv: readonly string[],
+  io: CliIo,
+  signal: AbortSignal,
+  onReady?: (servers: readonly ApiServer[]) => void,
+): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
       args: [...argv],
       allowPositionals: true,
-      options: { port: { type: 'string' }, kubeconfig: { type: 'string' }, clusters: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        port: { type: 'string' },
+        kubeconfig: { type: 'string' },
+        clusters: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   } catch (err) {
     io.err(`envtest: ${(err as Error).message}\n\n${USAGE}`);

@@ -29,7 +29,9 @@ describe('@kubernetes/client-node against the in-memory server', () => {
     expect(read.data).toEqual({ k: 'v' });
     const replaced = await core.replaceNamespacedConfigMap({ name: 'a', namespace: 'cn-crud', body: { ...read, data: { k: 'w' } } });
     expect(replaced.data).toEqual({ k: 'w' });
-    const stale = await core.replaceNamespacedConfigMap({ name: 'a', namespace: 'cn-crud', body: { ...read, data: { k: 'x' } } }).catch((e: unknown) => e);
+    const stale = await core
+      .replaceNamespacedConfigMap({ name: 'a', namespace: 'cn-crud', body: { ...read, data: { k: 'x' } } })
+      .catch((e: unknown) => e);
     expect(stale).toBeInstanceOf(ApiException);
     expect((stale as ApiException<unknown>).code).toBe(409);
     const list = await core.listNamespacedConfigMap({ namespace: 'cn-crud' });
@@ -49,19 +51,48 @@ describe('@kubernetes/client-node against the in-memory server', () => {
         group: 'cn.example.com',
         names: { plural: 'things', singular: 'thing', kind: 'Thing' },
         scope: 'Namespaced',
-        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } } }],
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: {
+              openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } },
+            },
+          },
+        ],
       },
     } as KubernetesObject);
     const custom = kc.makeApiClient(CustomObjectsApi);
     const thing = { apiVersion: 'cn.example.com/v1', kind: 'Thing', metadata: { name: 't1', namespace: 'default' }, spec: { size: 1 } };
     await expect
-      .poll(() => custom.createNamespacedCustomObject({ group: 'cn.example.com', version: 'v1', namespace: 'default', plural: 'things', body: thing }).then(() => true, () => false), { timeout: 10_000, interval: 50 })
+      .poll(
+        () =>
+          custom
+            .createNamespacedCustomObject({ group: 'cn.example.com', version: 'v1', namespace: 'default', plural: 'things', body: thing })
+            .then(
+              () => true,
+              () => false,
+            ),
+        { timeout: 10_000, interval: 50 },
+      )
       .toBe(true);
-    const got = (await custom.getNamespacedCustomObject({ group: 'cn.example.com', version: 'v1', namespace: 'default', plural: 'things', name: 't1' })) as { spec: { size: number } };
+    const got = (await custom.getNamespacedCustomObject({
+      group: 'cn.example.com',
+      version: 'v1',
+      namespace: 'default',
+      plural: 'things',
+      name: 't1',
+    })) as { spec: { size: number } };
     expect(got.spec.size).toBe(1);
     const smp = await objects.patch({ ...thing, spec: { size: 2 } }).catch((e: unknown) => e);
     expect((smp as ApiException<unknown>).code).toBe(415);
-    const listed = (await custom.listNamespacedCustomObject({ group: 'cn.example.com', version: 'v1', namespace: 'default', plural: 'things' })) as { items: unknown[] };
+    const listed = (await custom.listNamespacedCustomObject({
+      group: 'cn.example.com',
+      version: 'v1',
+      namespace: 'default',
+      plural: 'things',
+    })) as { items: unknown[] };
     expect(listed.items).toHaveLength(1);
   });
 
@@ -115,7 +146,16 @@ describe('@kubernetes/client-node against the in-memory server', () => {
       shortWatches.faults.failNextWatch(410);
       await expect.poll(() => lists, { timeout: 15_000 }).toBe(2);
       await core.createNamespacedConfigMap({ namespace: 'cn-inf', body: { metadata: { name: 'after' } } });
-      await expect.poll(() => informer.list().map((o) => o.metadata?.name).sort(), { timeout: 15_000 }).toEqual(['after', 'live']);
+      await expect
+        .poll(
+          () =>
+            informer
+              .list()
+              .map((o) => o.metadata?.name)
+              .sort(),
+          { timeout: 15_000 },
+        )
+        .toEqual(['after', 'live']);
       expect(shortWatches.stats().requests).toBeGreaterThan(5);
     } finally {
       await informer.stop();

@@ -13,7 +13,9 @@ export interface Fleet {
 export async function startFleet(n: number, opts: Omit<ApiServerOptions, 'port' | 'name'> & { namePrefix?: string } = {}): Promise<Fleet> {
   if (!Number.isInteger(n) || n < 0) throw new InvalidOptionsError(`fleet size must be a non-negative integer, got ${n}`);
   const { namePrefix = 'cluster', ...serverOpts } = opts;
-  const results = await Promise.allSettled(Array.from({ length: n }, (_, i) => startApiServer({ ...serverOpts, name: `${namePrefix}-${i}` })));
+  const results = await Promise.allSettled(
+    Array.from({ length: n }, (_, i) => startApiServer({ ...serverOpts, name: `${namePrefix}-${i}` })),
+  );
   const servers = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failure) {

@@ -11,7 +11,11 @@ export type { KubeconfigOptions } from './kubeconfig.js';
 export type { UserInfo } from './auth/authenticator.js';
 export type { AuthorizationAttributes, Authorizer } from './auth/authorizer.js';
 export type {
-  CertificateAuthority, CertificateAuthorityOptions, ClientCertificateOptions, KeyPairPem, ServerCertificateOptions,
+  CertificateAuthority,
+  CertificateAuthorityOptions,
+  ClientCertificateOptions,
+  KeyPairPem,
+  ServerCertificateOptions,
 } from './tls/certificate-authority.js';
 export { createCertificateAuthority, issueClientCertificate, issueServerCertificate } from './tls/certificate-authority.js';
 export { KCP_CLUSTER_ANNOTATION } from './server/cluster-path.js';
@@ -25,8 +29,14 @@ export type { TokenUser } from './real/token-webhook.js';
 export type { ControlPlaneAssets } from './real/assets.js';
 export { assetsDirFromEnv, resolveAssets } from './real/assets.js';
 export {
-  AssetsNotFoundError, CrdInstallError, ProcessExitedError, ProcessStopError, ReadinessTimeoutError, TestEnvironmentError,
-  TestEnvironmentOptionsError, TestEnvironmentStoppedError,
+  AssetsNotFoundError,
+  CrdInstallError,
+  ProcessExitedError,
+  ProcessStopError,
+  ReadinessTimeoutError,
+  TestEnvironmentError,
+  TestEnvironmentOptionsError,
+  TestEnvironmentStoppedError,
 } from './real/errors.js';
 // A fake Milo: its CRDs, and fixtures for Projects and ProjectControlPlanes.
 export type { ProjectFixtureOptions, ReadinessCondition } from './milo/milo-fixtures.js';

@@ -29,7 +29,8 @@ const b64 = (s: string): string => Buffer.from(s, 'utf8').toString('base64');
 
 function serverUrl(server: string, logicalCluster: string | undefined): string {
   if (logicalCluster === undefined) return server;
-  if (logicalCluster !== '*' && !isLogicalClusterName(logicalCluster)) throw new InvalidOptionsError(`invalid logical cluster name ${JSON.stringify(logicalCluster)}`);
+  if (logicalCluster !== '*' && !isLogicalClusterName(logicalCluster))
+    throw new InvalidOptionsError(`invalid logical cluster name ${JSON.stringify(logicalCluster)}`);
   return `${server}/clusters/${logicalCluster}`;
 }
 

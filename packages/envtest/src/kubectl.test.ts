@@ -42,7 +42,9 @@ describe.skipIf(!KUBECTL)(`kubectl (${KUBECTL ?? 'not installed: install kubectl
 
   const kubectl = async (...args: string[]): Promise<string> => {
     try {
-      const { stdout } = await run(KUBECTL!, ['--kubeconfig', join(dir, 'kubeconfig'), '--cache-dir', join(dir, 'cache'), ...args], { timeout: 30_000 });
+      const { stdout } = await run(KUBECTL!, ['--kubeconfig', join(dir, 'kubeconfig'), '--cache-dir', join(dir, 'cache'), ...args], {
+        timeout: 30_000,
+      });
       return stdout;
     } catch (err) {
       const e = err as { stderr?: string; message: string };
@@ -68,7 +70,10 @@ describe.skipIf(!KUBECTL)(`kubectl (${KUBECTL ?? 'not installed: install kubectl
   test('apply -f a ConfigMap, re-apply a change (strategic merge), get -o json / -o yaml, delete', async () => {
     const v1 = await file('cm1.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\n  labels: {tier: web}\ndata:\n  a: "1"\n');
     expect(await kubectl('apply', '-f', v1)).toContain('configmap/app created');
-    const v2 = await file('cm2.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\n  labels: {tier: web}\ndata:\n  a: "2"\n  b: "3"\n');
+    const v2 = await file(
+      'cm2.yaml',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\n  labels: {tier: web}\ndata:\n  a: "2"\n  b: "3"\n',
+    );
     expect(await kubectl('apply', '-f', v2)).toContain('configmap/app configured');
     const json = JSON.parse(await kubectl('get', 'configmap', 'app', '-o', 'json'));
     expect(json.data).toEqual({ a: '2', b: '3' });
@@ -86,15 +91,25 @@ describe.skipIf(!KUBECTL)(`kubectl (${KUBECTL ?? 'not installed: install kubectl
   test('apply -f a CRD, wait for Established, apply -f an instance, get it, delete it', async () => {
     await kubectl('apply', '-f', await file('crd.yaml', CRD));
     await kubectl('wait', '--for', 'condition=established', '--timeout=20s', 'crd/gadgets.kubectl.example.com');
-    const instance = await file('gadget.yaml', 'apiVersion: kubectl.example.com/v1\nkind: Gadget\nmetadata:\n  name: g1\nspec:\n  size: 3\n');
+    const instance = await file(
+      'gadget.yaml',
+      'apiVersion: kubectl.example.com/v1\nkind: Gadget\nmetadata:\n  name: g1\nspec:\n  size: 3\n',
+    );
     expect(await kubectl('apply', '-f', instance)).toContain('gadget.kubectl.example.com/g1 created');
-    const changed = await file('gadget2.yaml', 'apiVersion: kubectl.example.com/v1\nkind: Gadget\nmetadata:\n  name: g1\nspec:\n  size: 4\n');
+    const changed = await file(
+      'gadget2.yaml',
+      'apiVersion: kubectl.example.com/v1\nkind: Gadget\nmetadata:\n  name: g1\nspec:\n  size: 4\n',
+    );
     expect(await kubectl('apply', '-f', changed)).toContain('configured');
     const got = JSON.parse(await kubectl('get', 'gadget', 'g1', '-o', 'json'));
     expect(got).toMatchObject({ kind: 'Gadget', spec: { size: 4 }, metadata: { generation: 2 } });
     expect(await kubectl('get', 'gadgets', '-o', 'yaml')).toContain('size: 4');
     // The server-side Table carries the CRD's printer columns.
-    expect((await kubectl('get', 'gadgets')).split('\n')).toEqual([expect.stringMatching(/^NAME\s+SIZE$/), expect.stringMatching(/^g1\s+4$/), '']);
+    expect((await kubectl('get', 'gadgets')).split('\n')).toEqual([
+      expect.stringMatching(/^NAME\s+SIZE$/),
+      expect.stringMatching(/^g1\s+4$/),
+      '',
+    ]);
     expect(await kubectl('delete', '-f', changed)).toContain('deleted');
   });
 
@@ -110,9 +125,24 @@ describe.skipIf(!KUBECTL)(`kubectl (${KUBECTL ?? 'not installed: install kubectl
 
   test('get -w sees an update', async () => {
     await kubectl('create', 'configmap', 'watched', '--from-literal=v=1');
-    const child = spawn(KUBECTL!, ['--kubeconfig', join(dir, 'kubeconfig'), '--cache-dir', join(dir, 'cache'), 'get', 'cm', 'watched', '-w', '-o', 'jsonpath={.data.v}{"\\n"}'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      KUBECTL!,
+      [
+        '--kubeconfig',
+        join(dir, 'kubeconfig'),
+        '--cache-dir',
+        join(dir, 'cache'),
+        'get',
+        'cm',
+        'watched',
+        '-w',
+        '-o',
+        'jsonpath={.data.v}{"\\n"}',
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     try {
@@ -126,9 +156,13 @@ describe.skipIf(!KUBECTL)(`kubectl (${KUBECTL ?? 'not installed: install kubectl
 
   test('get -w in table form prints the update', async () => {
     await kubectl('create', 'configmap', 'tabled', '--from-literal=v=1');
-    const child = spawn(KUBECTL!, ['--kubeconfig', join(dir, 'kubeconfig'), '--cache-dir', join(dir, 'cache'), 'get', 'cm', 'tabled', '-w', '--output-watch-events'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      KUBECTL!,
+      ['--kubeconfig', join(dir, 'kubeconfig'), '--cache-dir', join(dir, 'cache'), 'get', 'cm', 'tabled', '-w', '--output-watch-events'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     try {
@@ -140,7 +174,7 @@ describe.skipIf(!KUBECTL)(`kubectl (${KUBECTL ?? 'not installed: install kubectl
     }
   });
 
-  test('a bad token gets kubectl\'s Unauthorized message', async () => {
+  test("a bad token gets kubectl's Unauthorized message", async () => {
     server.addToken('good-token', 'alice');
     await writeFile(join(dir, 'bad'), server.kubeconfig({ user: { token: 'wrong-token' } }));
     const failure = await run(KUBECTL!, ['--kubeconfig', join(dir, 'bad'), '--cache-dir', join(dir, 'cache2'), 'get', 'ns']).then(
@@ -149,7 +183,17 @@ describe.skipIf(!KUBECTL)(`kubectl (${KUBECTL ?? 'not installed: install kubectl
     );
     expect(failure).toContain('error: You must be logged in to the server');
     await writeFile(join(dir, 'good'), server.kubeconfig({ user: { token: 'good-token' } }));
-    const { stdout } = await run(KUBECTL!, ['--kubeconfig', join(dir, 'good'), '--cache-dir', join(dir, 'cache3'), 'get', 'ns', 'default', '-o', 'name']);
+    const { stdout } = await run(KUBECTL!, [
+      '--kubeconfig',
+      join(dir, 'good'),
+      '--cache-dir',
+      join(dir, 'cache3'),
+      'get',
+      'ns',
+      'default',
+      '-o',
+      'name',
+    ]);
     expect(stdout).toBe('namespace/default\n');
   });
 });

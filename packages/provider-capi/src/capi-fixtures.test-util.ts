@@ -24,12 +24,15 @@ export function capiCluster(namespace: string, name: string, apiVersion = 'clust
 
 /** Marks the control plane initialized the way the given API version reports it. */
 export async function markInitialized(client: Client, cluster: KubeObject): Promise<void> {
-  const status = cluster.apiVersion === 'cluster.x-k8s.io/v1beta1'
-    ? { controlPlaneReady: true }
-    : { initialization: { controlPlaneInitialized: true } };
-  const current = await client.get({ apiVersion: cluster.apiVersion!, kind: 'Cluster' }, {
-    namespace: cluster.metadata.namespace!, name: cluster.metadata.name!,
-  });
+  const status =
+    cluster.apiVersion === 'cluster.x-k8s.io/v1beta1' ? { controlPlaneReady: true } : { initialization: { controlPlaneInitialized: true } };
+  const current = await client.get(
+    { apiVersion: cluster.apiVersion!, kind: 'Cluster' },
+    {
+      namespace: cluster.metadata.namespace!,
+      name: cluster.metadata.name!,
+    },
+  );
   await client.updateStatus({ ...current, status });
 }
 

@@ -29,7 +29,11 @@ beforeAll(async () => {
   for (const [i, w] of workloads.entries()) {
     const wk = new KubeConfig();
     wk.loadFromString(w.kubeconfig());
-    await newCluster(wk).client.create({ ...configMap, metadata: { namespace: 'default', name: 'identity' }, data: { workload: String(i) } });
+    await newCluster(wk).client.create({
+      ...configMap,
+      metadata: { namespace: 'default', name: 'identity' },
+      data: { workload: String(i) },
+    });
   }
 });
 afterEach(async () => {
@@ -38,7 +42,8 @@ afterEach(async () => {
     await s.done;
   }
   const clusters = await hostClient.list({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster' }, { namespace: ns });
-  for (const c of clusters.items) await hostClient.delete({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster' }, { namespace: ns, name: c.metadata.name! });
+  for (const c of clusters.items)
+    await hostClient.delete({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster' }, { namespace: ns, name: c.metadata.name! });
   const secrets = await hostClient.list({ apiVersion: 'v1', kind: 'Secret' }, { namespace: ns });
   for (const s of secrets.items) await hostClient.delete({ apiVersion: 'v1', kind: 'Secret' }, { namespace: ns, name: s.metadata.name! });
 });
@@ -108,8 +113,13 @@ describe('CapiProvider', () => {
     const plugin = join(dir, 'plugin.sh');
     writeFileSync(plugin, `#!/bin/sh\ntouch '${marker}'\n`);
     chmodSync(plugin, 0o755);
-    const hostile = workloads[1]!.kubeconfig().replace(/user:\n(\s+)client-certificate-data:.*\n\s+client-key-data:.*\n/,
-      (_m, indent: string) => `user:\n${indent}exec:\n${indent}  apiVersion: client.authentication.k8s.io/v1\n${indent}  command: ${plugin}\n`);
+    const hostile = workloads[1]!
+      .kubeconfig()
+      .replace(
+        /user:\n(\s+)client-certificate-data:.*\n\s+client-key-data:.*\n/,
+        (_m, indent: string) =>
+          `user:\n${indent}exec:\n${indent}  apiVersion: client.authentication.k8s.io/v1\n${indent}  command: ${plugin}\n`,
+      );
     expect(hostile).toContain('exec:');
 
     const { mgr, provider } = startManager();
@@ -121,12 +131,15 @@ describe('CapiProvider', () => {
     await hostClient.create(kubeconfigSecret(ns, 'good', workloads[0]!.kubeconfig()));
     await hostClient.create(kubeconfigSecret(ns, 'broken', 'clusters: [unclosed'));
     await hostClient.create(kubeconfigSecret(ns, 'hostile', hostile));
-    await vi.waitFor(() => {
-      expect(mgr.engagedClusters()).toEqual(['fleet/good']);
-      expect(provider.status('fleet/nosecret')?.reason).toMatch(/nosecret-kubeconfig not found/);
-      expect(provider.status('fleet/broken')?.state).toBe('invalid');
-      expect(provider.status('fleet/hostile')?.state).toBe('rejected');
-    }, { timeout: 10_000 });
+    await vi.waitFor(
+      () => {
+        expect(mgr.engagedClusters()).toEqual(['fleet/good']);
+        expect(provider.status('fleet/nosecret')?.reason).toMatch(/nosecret-kubeconfig not found/);
+        expect(provider.status('fleet/broken')?.state).toBe('invalid');
+        expect(provider.status('fleet/hostile')?.state).toBe('rejected');
+      },
+      { timeout: 10_000 },
+    );
     expect(existsSync(marker)).toBe(false);
 
     // The missing Secret appears later: the cluster comes up.

@@ -5,11 +5,25 @@
  * Cluster, or one whose Secret disappears, is disengaged. Kubeconfigs are untrusted input (core's policy rules).
  */
 import {
-  ClusterEngager, EngagerProvider, ProviderConfigError, absentCluster, desiredFromKubeconfig, localClusterOf,
-  refusedCluster, silentLogger, whenAborted,
+  ClusterEngager,
+  EngagerProvider,
+  ProviderConfigError,
+  absentCluster,
+  desiredFromKubeconfig,
+  localClusterOf,
+  refusedCluster,
+  silentLogger,
+  whenAborted,
 } from '@multicluster-runtime/core';
 import type {
-  Aware, Cluster, ClusterConnectionOptions, ClusterName, DesiredCluster, KubeObject, KubeconfigPolicy, Logger,
+  Aware,
+  Cluster,
+  ClusterConnectionOptions,
+  ClusterName,
+  DesiredCluster,
+  KubeObject,
+  KubeconfigPolicy,
+  Logger,
   ObjectKind,
 } from '@multicluster-runtime/core';
 import { controlPlaneInitialized, type CapiApiVersion, type ReadinessCheck } from './readiness.js';
@@ -82,7 +96,10 @@ export class CapiProvider extends EngagerProvider {
         onDelete: fromSecret,
       }),
     ];
-    this.log.info('watching Cluster API clusters', { apiVersion: this.clusterKind.apiVersion, namespace: this.options.namespace ?? '(all)' });
+    this.log.info('watching Cluster API clusters', {
+      apiVersion: this.clusterKind.apiVersion,
+      namespace: this.options.namespace ?? '(all)',
+    });
     try {
       await whenAborted(signal);
     } finally {

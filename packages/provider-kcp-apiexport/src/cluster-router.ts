@@ -15,7 +15,10 @@ interface Routed {
 export class ClusterRouter {
   private readonly byCluster = new Map<string, Set<Routed>>();
 
-  constructor(private readonly informer: Informer, private readonly log: Logger) {
+  constructor(
+    private readonly informer: Informer,
+    private readonly log: Logger,
+  ) {
     informer.addEventHandler({
       onAdd: (obj, initial) => this.each(obj, (h) => h.onAdd?.(obj, initial)),
       onUpdate: (oldObj, newObj) => this.each(newObj, (h) => h.onUpdate?.(oldObj, newObj)),
@@ -55,7 +58,8 @@ export class ClusterRouter {
   private call(routed: Routed, cluster: string, fn: () => unknown): void {
     try {
       const result = fn();
-      if (result instanceof Promise) result.catch((err: unknown) => this.log.error('event handler rejected', err, { logicalCluster: cluster }));
+      if (result instanceof Promise)
+        result.catch((err: unknown) => this.log.error('event handler rejected', err, { logicalCluster: cluster }));
     } catch (err) {
       this.log.error('event handler threw', err, { logicalCluster: cluster });
     }

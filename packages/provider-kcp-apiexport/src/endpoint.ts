@@ -40,11 +40,18 @@ export class Endpoint {
   /** Workspace path → logical cluster, from the bindings' `kcp.io/path` annotation. */
   private readonly paths = new Map<string, string>();
 
-  constructor(readonly url: string, private readonly base: Cluster['config'], private readonly options: EndpointOptions) {
+  constructor(
+    readonly url: string,
+    private readonly base: Cluster['config'],
+    private readonly options: EndpointOptions,
+  ) {
     this.transport = Transport.forConfig(withServer(base, url));
     const wildcard = prefixedTransport(this.transport, '/clusters/*');
     this.restMapper = new DiscoveryRESTMapper(wildcard);
-    this.shared = new WildcardCache({ transport: wildcard, restMapper: this.restMapper, logger: options.logger, clusterName: url }, options.logger);
+    this.shared = new WildcardCache(
+      { transport: wildcard, restMapper: this.restMapper, logger: options.logger, clusterName: url },
+      options.logger,
+    );
   }
 
   /** Starts the cache and waits for the APIBinding list; throws EndpointStartError (after cleaning up) if it cannot. */
@@ -82,7 +89,13 @@ export class Endpoint {
   /** A fleet member for one logical cluster of this endpoint. */
   view(cluster: string): LogicalCluster {
     const server = `${this.url.replace(/\/+$/, '')}/clusters/${cluster}`;
-    return new LogicalCluster(cluster, withServer(this.base, server), prefixedTransport(this.transport, `/clusters/${cluster}`), this.restMapper, this.shared);
+    return new LogicalCluster(
+      cluster,
+      withServer(this.base, server),
+      prefixedTransport(this.transport, `/clusters/${cluster}`),
+      this.restMapper,
+      this.shared,
+    );
   }
 
   async stop(): Promise<void> {

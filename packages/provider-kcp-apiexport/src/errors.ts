@@ -15,7 +15,13 @@ export class ApiExportProviderConfigError extends ApiExportProviderError {}
 
 /** A virtual-workspace endpoint could not be started (e.g. its discovery is not served yet). Retried with backoff. */
 export class EndpointStartError extends ApiExportProviderError {
-  constructor(readonly url: string, cause: unknown) {
-    super(`cannot start the virtual workspace endpoint ${url}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause, retryable: true });
+  constructor(
+    readonly url: string,
+    cause: unknown,
+  ) {
+    super(`cannot start the virtual workspace endpoint ${url}: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+      retryable: true,
+    });
   }
 }

@@ -14,7 +14,15 @@ const thingSchema = {
     group: 'example.com',
     names: { kind: 'Thing', listKind: 'ThingList', plural: 'things', singular: 'thing' },
     scope: 'Namespaced',
-    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } }, subresources: { status: {} } }],
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+        subresources: { status: {} },
+      },
+    ],
   },
 };
 const THING = { apiVersion: 'example.com/v1', kind: 'Thing' };
@@ -27,10 +35,14 @@ class RecordingAware implements Aware {
   async engage(signal: AbortSignal, name: string, cluster: Cluster): Promise<void> {
     this.engaged.set(name, cluster);
     this.history.push(`+${name}`);
-    signal.addEventListener('abort', () => {
-      if (this.engaged.get(name) === cluster) this.engaged.delete(name);
-      this.history.push(`-${name}`);
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        if (this.engaged.get(name) === cluster) this.engaged.delete(name);
+        this.history.push(`-${name}`);
+      },
+      { once: true },
+    );
   }
 }
 
@@ -69,7 +81,12 @@ describe('ApiExportProvider against the fake kcp', () => {
   });
 
   function startProvider(opts: Partial<ConstructorParameters<typeof ApiExportProvider>[0]> = {}) {
-    const provider = new ApiExportProvider({ endpointSliceName: 'example.com', exportConfig: kubeConfig(kcp.kubeconfig(providerWs)), retry: { initialMs: 50, maxMs: 200 }, ...opts });
+    const provider = new ApiExportProvider({
+      endpointSliceName: 'example.com',
+      exportConfig: kubeConfig(kcp.kubeconfig(providerWs)),
+      retry: { initialMs: 50, maxMs: 200 },
+      ...opts,
+    });
     const aware = new RecordingAware();
     const stop = new AbortController();
     const done = provider.start(stop.signal, aware);
@@ -105,9 +122,16 @@ describe('ApiExportProvider against the fake kcp', () => {
     await expect.poll(async () => (await clusterB.cache.list(THING)).items.map((o) => o.metadata.name)).toEqual(['same']);
     const listA = await clusterA.cache.list(THING, { namespace: 'default' });
     expect(listA.items.map((o) => `${o.metadata.name}:${o.metadata.labels?.['color']}`)).toEqual(['only-a:gray', 'same:gray']);
-    expect((await clusterB.cache.get<KubeObject>(THING, { namespace: 'default', name: 'same' })).metadata.labels).toEqual({ color: 'blue' });
+    expect((await clusterB.cache.get<KubeObject>(THING, { namespace: 'default', name: 'same' })).metadata.labels).toEqual({
+      color: 'blue',
+    });
     await expect(clusterB.cache.get(THING, { namespace: 'default', name: 'only-a' })).rejects.toSatisfy(isNotFound);
-    expect(informerA.list().map((o) => o.metadata.name).sort()).toEqual(['only-a', 'same']);
+    expect(
+      informerA
+        .list()
+        .map((o) => o.metadata.name)
+        .sort(),
+    ).toEqual(['only-a', 'same']);
   });
 
   test('field indexes registered through the provider serve scoped lists', async () => {
@@ -115,7 +139,9 @@ describe('ApiExportProvider against the fake kcp', () => {
     await provider.indexField(THING, 'color', (o) => [o.metadata.labels?.['color'] ?? '']);
     await expect.poll(() => provider.names()).toEqual([a.name, b.name].sort());
     const clusterA = await provider.get(a.name);
-    await expect.poll(async () => (await clusterA.cache.list(THING, { fieldSelector: { color: 'gray' } })).items.map((o) => o.metadata.name)).toEqual(['only-a', 'same']);
+    await expect
+      .poll(async () => (await clusterA.cache.list(THING, { fieldSelector: { color: 'gray' } })).items.map((o) => o.metadata.name))
+      .toEqual(['only-a', 'same']);
     expect((await clusterA.cache.list(THING, { fieldSelector: 'color=blue' })).items).toEqual([]);
   });
 
@@ -167,10 +193,14 @@ describe('ApiExportProvider against the fake kcp', () => {
 
   test('an endpoint that cannot list bindings yet is retried with backoff until it can', async () => {
     let deny = true;
-    kcp.server.setAuthorizer((attrs) => !(deny && attrs.resource === 'apibindings' && attrs.verb === 'list' && attrs.cluster === undefined));
+    kcp.server.setAuthorizer(
+      (attrs) => !(deny && attrs.resource === 'apibindings' && attrs.verb === 'list' && attrs.cluster === undefined),
+    );
     try {
       const { provider } = startProvider({ endpointStartTimeoutMs: 150 });
-      await expect.poll(() => [...provider.endpointFailures().values()].every((n) => n >= 2) && provider.endpointFailures().size === 2).toBe(true);
+      await expect
+        .poll(() => [...provider.endpointFailures().values()].every((n) => n >= 2) && provider.endpointFailures().size === 2)
+        .toBe(true);
       expect(provider.endpoints()).toEqual([]);
       expect(provider.names()).toEqual([]);
       deny = false;

@@ -8,7 +8,16 @@
  * path-aware provider.
  */
 import type {
-  Aware, Cluster, ClusterName, IndexerFunc, Informer, KubeObject, Logger, MetricsRecorder, ObjectKind, ProviderRunnable,
+  Aware,
+  Cluster,
+  ClusterName,
+  IndexerFunc,
+  Informer,
+  KubeObject,
+  Logger,
+  MetricsRecorder,
+  ObjectKind,
+  ProviderRunnable,
 } from '@multicluster-runtime/core';
 import { ClusterNotFoundError, ClusterSet, ProviderAlreadyStartedError, newCluster, silentLogger } from '@multicluster-runtime/core';
 import { Endpoint, bindingIsReady } from './endpoint.js';
@@ -60,7 +69,8 @@ export class ApiExportProvider implements ProviderRunnable {
 
   constructor(private readonly options: ApiExportProviderOptions) {
     if (!options.endpointSliceName) throw new ApiExportProviderConfigError('endpointSliceName is required');
-    if (!options.exportConfig?.getCurrentCluster()) throw new ApiExportProviderConfigError('exportConfig needs a current context whose cluster is the export workspace');
+    if (!options.exportConfig?.getCurrentCluster())
+      throw new ApiExportProviderConfigError('exportConfig needs a current context whose cluster is the export workspace');
     this.log = (options.logger ?? silentLogger).with({ provider: 'kcp-apiexport', endpointSlice: options.endpointSliceName });
     this.isReady = options.isReady ?? bindingIsReady;
     this.retryInitialMs = options.retry?.initialMs ?? 200;
@@ -148,9 +158,12 @@ export class ApiExportProvider implements ProviderRunnable {
   private syncEndpoints(informer: Informer): void {
     if (this.stopping) return;
     const slice = informer.get('', this.options.endpointSliceName) as { status?: { endpoints?: { url?: string }[] } } | undefined;
-    const urls = [...new Set((slice?.status?.endpoints ?? []).map((e) => e.url).filter((u): u is string => typeof u === 'string' && u !== ''))];
+    const urls = [
+      ...new Set((slice?.status?.endpoints ?? []).map((e) => e.url).filter((u): u is string => typeof u === 'string' && u !== '')),
+    ];
     for (const [url, slot] of this.slots) {
-      if (!urls.includes(url)) this.removeEndpoint(slot).catch((err: unknown) => this.log.error('removing endpoint failed', err, { endpoint: url }));
+      if (!urls.includes(url))
+        this.removeEndpoint(slot).catch((err: unknown) => this.log.error('removing endpoint failed', err, { endpoint: url }));
     }
     for (const url of urls) {
       if (this.slots.has(url)) continue;
@@ -175,7 +188,12 @@ export class ApiExportProvider implements ProviderRunnable {
       if (slot.removed || this.stopping) return;
       slot.failures++;
       const delay = this.backoff(slot.failures);
-      this.log.warn('endpoint failed to start; retrying', { endpoint: slot.url, failures: slot.failures, delayMs: delay, error: err instanceof Error ? err.message : String(err) });
+      this.log.warn('endpoint failed to start; retrying', {
+        endpoint: slot.url,
+        failures: slot.failures,
+        delayMs: delay,
+        error: err instanceof Error ? err.message : String(err),
+      });
       slot.timer = setTimeout(() => void this.startEndpoint(slot), delay);
       return;
     }
@@ -250,11 +268,13 @@ export class ApiExportProvider implements ProviderRunnable {
     await this.clusters.removeAll();
     const slots = [...this.slots.values()];
     this.slots.clear();
-    await Promise.all(slots.map(async (s) => {
-      s.removed = true;
-      clearTimeout(s.timer);
-      await s.endpoint?.stop();
-    }));
+    await Promise.all(
+      slots.map(async (s) => {
+        s.removed = true;
+        clearTimeout(s.timer);
+        await s.endpoint?.stop();
+      }),
+    );
   }
 }
 

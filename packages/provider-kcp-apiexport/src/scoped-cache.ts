@@ -4,8 +4,19 @@
  * events. The informers themselves belong to the shared cache, so `start` here only waits for the cluster's lifetime.
  */
 import type {
-  Cache, IndexerFunc, Informer, InformerLease, InformerOptions, KubeObject, ListOptions, ObjectKey, ObjectKind, ObjectList,
-  Registration, RequestOptions, ResourceEventHandler,
+  Cache,
+  IndexerFunc,
+  Informer,
+  InformerLease,
+  InformerOptions,
+  KubeObject,
+  ListOptions,
+  ObjectKey,
+  ObjectKind,
+  ObjectList,
+  Registration,
+  RequestOptions,
+  ResourceEventHandler,
 } from '@multicluster-runtime/core';
 import { ApiError } from '@multicluster-runtime/core';
 import { CLUSTER_FIELD, logicalClusterOf } from './annotations.js';
@@ -25,7 +36,11 @@ function withCluster(selector: ListOptions['fieldSelector'], cluster: string): s
 
 /** A shared informer seen from one logical cluster. */
 class ScopedInformer<T extends KubeObject> implements Informer<T> {
-  constructor(private readonly inner: Informer<T>, private readonly router: ClusterRouter, private readonly cluster: string) {}
+  constructor(
+    private readonly inner: Informer<T>,
+    private readonly router: ClusterRouter,
+    private readonly cluster: string,
+  ) {}
 
   get kind(): ObjectKind {
     return this.inner.kind;
@@ -33,7 +48,7 @@ class ScopedInformer<T extends KubeObject> implements Informer<T> {
 
   /** Resync periods are not supported per cluster: the shared informer serves every cluster. */
   addEventHandler(handler: ResourceEventHandler<T>): Registration {
-    return this.router.add(this.cluster, handler as ResourceEventHandler);
+    return this.router.add(this.cluster, handler);
   }
 
   hasSynced(): boolean {
@@ -54,31 +69,50 @@ class ScopedInformer<T extends KubeObject> implements Informer<T> {
 }
 
 export class ScopedCache implements Cache {
-  constructor(private readonly shared: WildcardCache, readonly cluster: string) {}
+  constructor(
+    private readonly shared: WildcardCache,
+    readonly cluster: string,
+  ) {}
 
   async getInformer<T extends KubeObject = KubeObject>(kind: ObjectKind, options?: InformerOptions): Promise<Informer<T>> {
     await this.shared.ensureClusterIndex(kind);
     const inner = await this.shared.cache.getInformer<T>(kind, options);
-    return new ScopedInformer(inner, this.shared.router(inner as Informer), this.cluster);
+    return new ScopedInformer(inner, this.shared.router(inner), this.cluster);
   }
 
   async acquireInformer<T extends KubeObject = KubeObject>(kind: ObjectKind, options?: InformerOptions): Promise<InformerLease<T>> {
     await this.shared.ensureClusterIndex(kind);
     const lease = await this.shared.cache.acquireInformer<T>(kind, options);
-    return { informer: new ScopedInformer(lease.informer, this.shared.router(lease.informer as Informer), this.cluster), release: () => lease.release() };
+    return {
+      informer: new ScopedInformer(lease.informer, this.shared.router(lease.informer), this.cluster),
+      release: () => lease.release(),
+    };
   }
 
   async get<T extends KubeObject = KubeObject>(kind: ObjectKind, key: ObjectKey, options: ReadOptions = {}): Promise<T> {
-    const list = await this.list<T>(kind, { ...options, ...(key.namespace ? { namespace: key.namespace } : {}), fieldSelector: { 'metadata.name': key.name } });
+    const list = await this.list<T>(kind, {
+      ...options,
+      ...(key.namespace ? { namespace: key.namespace } : {}),
+      fieldSelector: { 'metadata.name': key.name },
+    });
     const found = list.items.find((o) => !key.namespace || o.metadata.namespace === key.namespace);
     if (found) return found;
     throw new ApiError(404, {
-      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'NotFound', code: 404,
-      message: `${kind.kind} "${key.name}" not found in logical cluster ${this.cluster}`, details: { name: key.name, kind: kind.kind },
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      reason: 'NotFound',
+      code: 404,
+      message: `${kind.kind} "${key.name}" not found in logical cluster ${this.cluster}`,
+      details: { name: key.name, kind: kind.kind },
     });
   }
 
-  async list<T extends KubeObject = KubeObject>(kind: ObjectKind, options: ListOptions & { metadataOnly?: boolean } = {}): Promise<ObjectList<T>> {
+  async list<T extends KubeObject = KubeObject>(
+    kind: ObjectKind,
+    options: ListOptions & { metadataOnly?: boolean } = {},
+  ): Promise<ObjectList<T>> {
     await this.shared.ensureClusterIndex(kind);
     return this.shared.cache.list<T>(kind, { ...options, fieldSelector: withCluster(options.fieldSelector, this.cluster) });
   }

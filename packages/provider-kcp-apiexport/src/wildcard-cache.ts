@@ -14,7 +14,10 @@ export class WildcardCache {
   private readonly indexed = new Set<string>();
   private readonly routers = new WeakMap<Informer, ClusterRouter>();
 
-  constructor(options: Omit<InformerCacheOptions, 'objectKey'>, private readonly log: Logger) {
+  constructor(
+    options: Omit<InformerCacheOptions, 'objectKey'>,
+    private readonly log: Logger,
+  ) {
     this.cache = new InformerCache({ ...options, objectKey: clusterObjectKey });
   }
 

@@ -11,7 +11,10 @@ export class KindCliError extends Error {
 /** The kind binary could not be started (not installed, not executable, wrong path). */
 export class KindCliNotFoundError extends KindCliError {
   override readonly name = 'KindCliNotFoundError';
-  constructor(readonly binary: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly binary: string,
+    options?: { cause?: unknown },
+  ) {
     super(`kind CLI not found or not executable: ${JSON.stringify(binary)} (set the provider's "binary" option or install kind)`, options);
   }
 }
@@ -19,7 +22,11 @@ export class KindCliNotFoundError extends KindCliError {
 /** The CLI ran and exited non-zero. `stderr` is its first line, which kind uses for its error message. */
 export class KindCliFailedError extends KindCliError {
   override readonly name = 'KindCliFailedError';
-  constructor(readonly command: string, readonly exitCode: number | undefined, readonly stderr: string) {
+  constructor(
+    readonly command: string,
+    readonly exitCode: number | undefined,
+    readonly stderr: string,
+  ) {
     super(`"kind ${command}" failed with exit code ${exitCode ?? 'unknown'}${stderr ? `: ${stderr}` : ''}`);
   }
 }
@@ -27,7 +34,10 @@ export class KindCliFailedError extends KindCliError {
 /** The CLI did not answer in time and was killed. */
 export class KindCliTimeoutError extends KindCliError {
   override readonly name = 'KindCliTimeoutError';
-  constructor(readonly command: string, readonly timeoutMs: number) {
+  constructor(
+    readonly command: string,
+    readonly timeoutMs: number,
+  ) {
     super(`"kind ${command}" did not finish within ${timeoutMs} ms and was killed`);
   }
 }
@@ -35,7 +45,10 @@ export class KindCliTimeoutError extends KindCliError {
 /** The CLI printed something that is not what kind prints. */
 export class KindCliOutputError extends KindCliError {
   override readonly name = 'KindCliOutputError';
-  constructor(readonly command: string, detail: string) {
+  constructor(
+    readonly command: string,
+    detail: string,
+  ) {
     super(`"kind ${command}" printed unexpected output: ${detail}`);
   }
 }

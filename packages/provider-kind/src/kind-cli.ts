@@ -32,7 +32,10 @@ export class KindCli {
   /** Names of the kind clusters, sorted. */
   async listClusters(signal?: AbortSignal): Promise<string[]> {
     const stdout = await this.run(['get', 'clusters'], signal);
-    const names = stdout.split('\n').map((line) => line.trim()).filter((line) => line !== '');
+    const names = stdout
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '');
     const bad = names.find((name) => !clusterNamePattern.test(name));
     if (bad !== undefined) {
       throw new KindCliOutputError('get clusters', `${JSON.stringify(bad.slice(0, 80))} is not a cluster name`);
@@ -65,7 +68,12 @@ export class KindCli {
     if (code === 'ENOENT' || code === 'EACCES') throw new KindCliNotFoundError(this.binary, { cause: result.cause });
     if (result.isCanceled) throw new KindCliFailedError(command, undefined, 'cancelled');
     if (result.failed || result.exitCode !== 0) {
-      const firstLine = String(result.stderr ?? '').split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 300) ?? '';
+      const firstLine =
+        String(result.stderr ?? '')
+          .split('\n')
+          .find((l) => l.trim() !== '')
+          ?.trim()
+          .slice(0, 300) ?? '';
       throw new KindCliFailedError(command, result.exitCode, firstLine);
     }
     return String(result.stdout);

@@ -103,10 +103,13 @@ describe('KindProvider with the kind CLI', () => {
 
     // beta deleted; alpha recreated under the same name (new server, new kubeconfig)
     writeFileSync(path, JSON.stringify({ clusters: { alpha: servers[2]!.kubeconfig() } }));
-    await vi.waitFor(() => {
-      expect(aware.names()).toEqual(['alpha']);
-      expect(aware.engaged.get('alpha')!.cluster).not.toBe(oldAlpha.cluster);
-    }, { timeout: 10_000 });
+    await vi.waitFor(
+      () => {
+        expect(aware.names()).toEqual(['alpha']);
+        expect(aware.engaged.get('alpha')!.cluster).not.toBe(oldAlpha.cluster);
+      },
+      { timeout: 10_000 },
+    );
     expect(oldAlpha.signal.aborted).toBe(true);
     await expect(provider.get('beta')).rejects.toBeInstanceOf(ClusterNotFoundError);
     expect((await provider.get('alpha')).config.getCurrentCluster()?.server).toBe(servers[2]!.url);
@@ -119,7 +122,11 @@ describe('KindProvider with the kind CLI', () => {
   });
 
   test.each([
-    ['fails', { exitCode: 1, stderr: 'ERROR: failed to list clusters: docker is not running\n' }, /exit code 1: ERROR: failed to list clusters/],
+    [
+      'fails',
+      { exitCode: 1, stderr: 'ERROR: failed to list clusters: docker is not running\n' },
+      /exit code 1: ERROR: failed to list clusters/,
+    ],
     ['prints garbage', { stdout: '<html>proxy error</html>\n' }, /unexpected output/],
     ['hangs', { hang: true }, /did not finish within 500 ms/],
   ])('a CLI that %s keeps engaged clusters and recovers', async (_name, behaviour, message) => {
@@ -143,20 +150,31 @@ describe('KindProvider with the kind CLI', () => {
     const plugin = join(dir, 'plugin.sh');
     writeFileSync(plugin, `#!/bin/sh\ntouch '${marker}'\n`);
     chmodSync(plugin, 0o755);
-    const hostile = servers[1]!.kubeconfig().replace(/user:\n(\s+)client-certificate-data:.*\n\s+client-key-data:.*\n/,
-      (_m, indent: string) => `user:\n${indent}exec:\n${indent}  apiVersion: client.authentication.k8s.io/v1\n${indent}  command: ${plugin}\n`);
+    const hostile = servers[1]!
+      .kubeconfig()
+      .replace(
+        /user:\n(\s+)client-certificate-data:.*\n\s+client-key-data:.*\n/,
+        (_m, indent: string) =>
+          `user:\n${indent}exec:\n${indent}  apiVersion: client.authentication.k8s.io/v1\n${indent}  command: ${plugin}\n`,
+      );
     expect(hostile).toContain('exec:');
     const state = writeState('bad', {
       clusters: { good: servers[0]!.kubeconfig(), garbled: 'clusters: [unclosed', hostile, broken: servers[2]!.kubeconfig() },
       behaviour: { 'get kubeconfig broken': { exitCode: 1, stderr: 'ERROR: no such cluster\n' } },
     });
     const { provider, aware } = run(state);
-    await vi.waitFor(() => {
-      expect(aware.names()).toEqual(['good']);
-      expect(provider.status('hostile')).toMatchObject({ state: 'rejected', reason: expect.stringMatching(/exec/) });
-      expect(provider.status('garbled')).toMatchObject({ state: 'invalid', reason: expect.stringMatching(/not a kubeconfig|not valid YAML/) });
-      expect(provider.status('broken')).toMatchObject({ state: 'invalid', reason: expect.stringMatching(/no such cluster/) });
-    }, { timeout: 10_000 });
+    await vi.waitFor(
+      () => {
+        expect(aware.names()).toEqual(['good']);
+        expect(provider.status('hostile')).toMatchObject({ state: 'rejected', reason: expect.stringMatching(/exec/) });
+        expect(provider.status('garbled')).toMatchObject({
+          state: 'invalid',
+          reason: expect.stringMatching(/not a kubeconfig|not valid YAML/),
+        });
+        expect(provider.status('broken')).toMatchObject({ state: 'invalid', reason: expect.stringMatching(/no such cluster/) });
+      },
+      { timeout: 10_000 },
+    );
     expect(existsSync(marker)).toBe(false);
   });
 

@@ -5,8 +5,14 @@
  * and clusters come up concurrently (core's ClusterEngager), so one unreachable cluster never delays the others.
  */
 import {
-  ClusterEngager, EngagerProvider, ProviderConfigError, absentCluster, desiredFromKubeconfig, refusedCluster,
-  silentLogger, sleep,
+  ClusterEngager,
+  EngagerProvider,
+  ProviderConfigError,
+  absentCluster,
+  desiredFromKubeconfig,
+  refusedCluster,
+  silentLogger,
+  sleep,
 } from '@multicluster-runtime/core';
 import type { Aware, ClusterConnectionOptions, ClusterName, KubeconfigPolicy, Logger } from '@multicluster-runtime/core';
 import { KindCli, type KindCliOptions } from './kind-cli.js';
@@ -43,7 +49,10 @@ export class KindProvider extends EngagerProvider {
     this.cli = new KindCli(options);
     this.pollIntervalMs = options.pollIntervalMs ?? 2_000;
     if (!(Number.isFinite(this.pollIntervalMs) && this.pollIntervalMs > 0)) {
-      throw new ProviderConfigError(this.providerName, `options.pollIntervalMs must be a positive number, got ${String(options.pollIntervalMs)}`);
+      throw new ProviderConfigError(
+        this.providerName,
+        `options.pollIntervalMs must be a positive number, got ${String(options.pollIntervalMs)}`,
+      );
     }
   }
 

@@ -9,9 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { ClusterStatus } from '@multicluster-runtime/core';
 import { ProviderConfigError } from '@multicluster-runtime/core';
 import { KubeconfigFileProvider, type KubeconfigFileProviderOptions } from './file-provider.js';
-import {
-  RecordingAware, capturingLogger, credentialsOf, hostileCases, kubeconfigDoc, markerPlugin, toText,
-} from './fleet.test-util.js';
+import { RecordingAware, capturingLogger, credentialsOf, hostileCases, kubeconfigDoc, markerPlugin, toText } from './fleet.test-util.js';
 
 let members: ApiServer[];
 let root: string;
@@ -44,8 +42,14 @@ function start(paths: string[], options: Partial<KubeconfigFileProviderOptions> 
   const { logger, records } = capturingLogger();
   const history: Array<{ name: string; status: ClusterStatus | undefined }> = [];
   const provider = new KubeconfigFileProvider({
-    paths, logger, debounceMs: 50, probeTimeoutMs: 3_000, waitCacheTimeoutMs: 5_000, retry: { initialMs: 50, maxMs: 400 },
-    onStatus: (name, status) => history.push({ name, status }), ...options,
+    paths,
+    logger,
+    debounceMs: 50,
+    probeTimeoutMs: 3_000,
+    waitCacheTimeoutMs: 5_000,
+    retry: { initialMs: 50, maxMs: 400 },
+    onStatus: (name, status) => history.push({ name, status }),
+    ...options,
   });
   const aware = new RecordingAware();
   const ac = new AbortController();
@@ -62,7 +66,9 @@ function start(paths: string[], options: Partial<KubeconfigFileProviderOptions> 
 function multiContext(servers: ApiServer[]): string {
   const docs = servers.map((s, i) => kubeconfigDoc(s, { contextName: `ctx-${i}` }));
   return toText({
-    apiVersion: 'v1', kind: 'Config', 'current-context': 'ctx-0',
+    apiVersion: 'v1',
+    kind: 'Config',
+    'current-context': 'ctx-0',
     contexts: docs.flatMap((d) => d['contexts']),
     clusters: docs.flatMap((d) => d['clusters']),
     users: docs.flatMap((d) => d['users']),
@@ -196,7 +202,8 @@ describe('KubeconfigFileProvider', () => {
     }
     const { provider, aware, records } = start([d]);
     for (const [i, c] of cases.entries()) {
-      await expect.poll(() => provider.status(`${join(d, `hostile-${i}.yaml`)}+hostile-${i}`), { timeout: 10_000 })
+      await expect
+        .poll(() => provider.status(`${join(d, `hostile-${i}.yaml`)}+hostile-${i}`), { timeout: 10_000 })
         .toMatchObject({ state: 'rejected', reason: expect.stringContaining(`"${c.capability}"`) });
     }
     await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual([`${join(d, 'healthy.yaml')}+${ctx(members[0]!)}`]);
@@ -227,17 +234,21 @@ describe('KubeconfigFileProvider', () => {
       await writeFile(join(d, 'badcreds.yaml'), members[1]!.kubeconfig({ contextName: 'badcreds', user: { token: 'not-a-known-token' } }));
       const { provider, aware, records } = start([d]);
 
-      await expect.poll(() => provider.status(`${join(d, 'no-user.yaml')}+no-user`), { timeout: 10_000 })
+      await expect
+        .poll(() => provider.status(`${join(d, 'no-user.yaml')}+no-user`), { timeout: 10_000 })
         .toMatchObject({ state: 'invalid', reason: expect.stringContaining('user "missing" not found') });
       await expect.poll(() => provider.fileStatus(join(d, 'malformed.yaml'))?.problem, { timeout: 10_000 }).toMatch(/not valid YAML/);
       await expect.poll(() => provider.status(`${join(d, 'closed.yaml')}+closed`)?.state, { timeout: 10_000 }).toBe('unreachable');
-      await expect.poll(() => provider.status(`${join(d, 'badcreds.yaml')}+badcreds`), { timeout: 10_000 })
+      await expect
+        .poll(() => provider.status(`${join(d, 'badcreds.yaml')}+badcreds`), { timeout: 10_000 })
         .toMatchObject({ state: 'unauthorized', reason: expect.stringContaining('401') });
       await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual([`${join(d, 'fine.yaml')}+fine`]);
       expect(records.join('\n')).not.toContain('not-a-known-token');
 
       await closed.restart();
-      await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual([`${join(d, 'closed.yaml')}+closed`, `${join(d, 'fine.yaml')}+fine`]);
+      await expect
+        .poll(() => aware.live(), { timeout: 10_000 })
+        .toEqual([`${join(d, 'closed.yaml')}+closed`, `${join(d, 'fine.yaml')}+fine`]);
     } finally {
       await closed.close();
     }
@@ -279,12 +290,15 @@ describe('KubeconfigFileProvider', () => {
     const d = freshDir();
     const file = join(d, 'flap.yaml');
     const name = `${file}+${ctx(members[0]!)}`;
-    const openHandles = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap' || r === 'TLSWrap' || r === 'Timeout').length;
+    const openHandles = () =>
+      process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap' || r === 'TLSWrap' || r === 'Timeout').length;
     const before = openHandles();
     const { aware, stop } = start([d], { debounceMs: 10 });
     for (let i = 0; i < 27; i++) {
       await writeFile(file, members[i % 2]!.kubeconfig({ contextName: ctx(members[0]!) }));
-      await expect.poll(() => (aware.current(name)?.cluster as KubeCluster | undefined)?.server, { timeout: 10_000 }).toBe(members[i % 2]!.url);
+      await expect
+        .poll(() => (aware.current(name)?.cluster as KubeCluster | undefined)?.server, { timeout: 10_000 })
+        .toBe(members[i % 2]!.url);
       if (i % 5 === 4) {
         await rm(file);
         await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual([]);

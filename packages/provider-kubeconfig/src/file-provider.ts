@@ -9,12 +9,18 @@
 import { watch, type FSWatcher } from 'chokidar';
 import { readFile, stat } from 'node:fs/promises';
 import {
-  ClusterEngager, EngagerProvider, ProviderConfigError, absentCluster, describeError, desiredFromKubeconfig,
-  listKubeconfigContexts, refusedCluster, silentLogger, whenAborted,
+  ClusterEngager,
+  EngagerProvider,
+  ProviderConfigError,
+  absentCluster,
+  describeError,
+  desiredFromKubeconfig,
+  listKubeconfigContexts,
+  refusedCluster,
+  silentLogger,
+  whenAborted,
 } from '@multicluster-runtime/core';
-import type {
-  Aware, ClusterConnectionOptions, ClusterName, KubeconfigPolicy, Logger,
-} from '@multicluster-runtime/core';
+import type { Aware, ClusterConnectionOptions, ClusterName, KubeconfigPolicy, Logger } from '@multicluster-runtime/core';
 import { pathSpec, type PathSpec } from './path-spec.js';
 
 export interface KubeconfigFileProviderOptions extends ClusterConnectionOptions {
@@ -81,7 +87,10 @@ export class KubeconfigFileProvider extends EngagerProvider {
     this.debounceMs = debounceMs;
     const rescanIntervalMs = options.rescanIntervalMs ?? 30_000;
     if (!Number.isFinite(rescanIntervalMs) || rescanIntervalMs < 0) {
-      throw new ProviderConfigError(name, `options.rescanIntervalMs must be a non-negative number, got ${String(options.rescanIntervalMs)}`);
+      throw new ProviderConfigError(
+        name,
+        `options.rescanIntervalMs must be a non-negative number, got ${String(options.rescanIntervalMs)}`,
+      );
     }
     this.rescanIntervalMs = rescanIntervalMs;
     this.separator = options.separator ?? '+';
@@ -180,10 +189,13 @@ export class KubeconfigFileProvider extends EngagerProvider {
   /** One more scan after a quiet period, unless events schedule one first. */
   private confirmLater(): void {
     if (this.stopping || this.debounce) return;
-    const timer = setTimeout(() => {
-      if (this.debounce?.timer === timer) this.debounce = undefined;
-      this.rescan();
-    }, Math.max(this.debounceMs, 100));
+    const timer = setTimeout(
+      () => {
+        if (this.debounce?.timer === timer) this.debounce = undefined;
+        this.rescan();
+      },
+      Math.max(this.debounceMs, 100),
+    );
     this.debounce = { timer, firstAt: Date.now() };
   }
 
@@ -248,7 +260,9 @@ export class KubeconfigFileProvider extends EngagerProvider {
       // The whole file is unusable (likely being written): clusters already engaged from it stay as they are.
       file.problem = describeError(err);
       this.log.warn('kubeconfig file is unusable; keeping its clusters on their last good config', {
-        file: path, reason: file.problem, clusters: file.contexts.size,
+        file: path,
+        reason: file.problem,
+        clusters: file.contexts.size,
       });
       for (const context of file.contexts) {
         this.engager.wish(this.clusterName(path, context), refusedCluster('invalid', `the file is unusable: ${file.problem}`, true));

@@ -25,7 +25,10 @@ export class RecordingAware implements Aware {
 
   /** Names engaged now, sorted. */
   live(): ClusterName[] {
-    return this.engagements.filter((e) => !e.signal.aborted).map((e) => e.name).sort();
+    return this.engagements
+      .filter((e) => !e.signal.aborted)
+      .map((e) => e.name)
+      .sort();
   }
 
   /** The live engagement of `name`, if any. */
@@ -117,7 +120,9 @@ export function hostileCases(plugin: { command: string }, dir: string): HostileC
       name: 'an exec credential plugin',
       capability: 'exec',
       alter: (doc) => {
-        doc['users'][0]['user'] = { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: plugin.command, interactiveMode: 'Never' } };
+        doc['users'][0]['user'] = {
+          exec: { apiVersion: 'client.authentication.k8s.io/v1', command: plugin.command, interactiveMode: 'Never' },
+        };
       },
     },
     {
@@ -127,15 +132,47 @@ export function hostileCases(plugin: { command: string }, dir: string): HostileC
         doc['users'][0]['user'] = { 'auth-provider': { name: 'gcp', config: { 'cmd-path': plugin.command, 'cmd-args': 'token' } } };
       },
     },
-    { name: 'a certificate-authority file', capability: 'localFiles', alter: (doc) => { cluster(doc)['certificate-authority'] = secretFile; } },
-    { name: 'a client-key file', capability: 'localFiles', alter: (doc) => { user(doc)['client-key'] = secretFile; } },
-    { name: 'a client-certificate file', capability: 'localFiles', alter: (doc) => { user(doc)['client-certificate'] = secretFile; } },
-    { name: 'a token file', capability: 'localFiles', alter: (doc) => { doc['users'][0]['user'] = { tokenFile: secretFile }; } },
-    { name: 'insecure-skip-tls-verify', capability: 'insecureTransport', alter: (doc) => { cluster(doc)['insecure-skip-tls-verify'] = true; } },
+    {
+      name: 'a certificate-authority file',
+      capability: 'localFiles',
+      alter: (doc) => {
+        cluster(doc)['certificate-authority'] = secretFile;
+      },
+    },
+    {
+      name: 'a client-key file',
+      capability: 'localFiles',
+      alter: (doc) => {
+        user(doc)['client-key'] = secretFile;
+      },
+    },
+    {
+      name: 'a client-certificate file',
+      capability: 'localFiles',
+      alter: (doc) => {
+        user(doc)['client-certificate'] = secretFile;
+      },
+    },
+    {
+      name: 'a token file',
+      capability: 'localFiles',
+      alter: (doc) => {
+        doc['users'][0]['user'] = { tokenFile: secretFile };
+      },
+    },
+    {
+      name: 'insecure-skip-tls-verify',
+      capability: 'insecureTransport',
+      alter: (doc) => {
+        cluster(doc)['insecure-skip-tls-verify'] = true;
+      },
+    },
     {
       name: 'a plain http:// server',
       capability: 'insecureTransport',
-      alter: (doc) => { cluster(doc)['server'] = String(cluster(doc)['server']).replace('https://', 'http://'); },
+      alter: (doc) => {
+        cluster(doc)['server'] = String(cluster(doc)['server']).replace('https://', 'http://');
+      },
     },
   ];
 }

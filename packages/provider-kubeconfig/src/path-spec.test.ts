@@ -9,7 +9,14 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 mkdirSync(join(root, 'dir', 'sub', 'deeper'), { recursive: true });
 mkdirSync(join(root, 'dir', '.hidden'));
-for (const f of ['dir/a.kubeconfig', 'dir/b.yaml', 'dir/.c.kubeconfig', 'dir/sub/d.kubeconfig', 'dir/sub/deeper/e.kubeconfig', 'dir/.hidden/f.kubeconfig']) {
+for (const f of [
+  'dir/a.kubeconfig',
+  'dir/b.yaml',
+  'dir/.c.kubeconfig',
+  'dir/sub/d.kubeconfig',
+  'dir/sub/deeper/e.kubeconfig',
+  'dir/.hidden/f.kubeconfig',
+]) {
   writeFileSync(join(root, f), 'x');
 }
 symlinkSync('a.kubeconfig', join(root, 'dir', 'linked.kubeconfig'));

@@ -5,7 +5,13 @@
  */
 import { loadUntrustedKubeconfig, newCluster } from '@multicluster-runtime/core';
 import type { KubeCluster, KubeObject } from '@multicluster-runtime/core';
-import { assetsDirFromEnv, startApiServer, startTestEnvironment, type ApiServer, type TestEnvironment } from '@multicluster-runtime/envtest';
+import {
+  assetsDirFromEnv,
+  startApiServer,
+  startTestEnvironment,
+  type ApiServer,
+  type TestEnvironment,
+} from '@multicluster-runtime/envtest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RecordingAware, runningCluster } from './fleet.test-util.js';
 import { DEFAULT_KUBECONFIG_SECRET_LABEL, KubeconfigSecretProvider, type KubeconfigSecretProviderOptions } from './secret-provider.js';
@@ -35,20 +41,28 @@ if (!assetsDir) {
       stops.push(a.stop);
       await admin.client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
       await admin.client.create({
-        apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'kubeconfig-reader', namespace: NS },
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'Role',
+        metadata: { name: 'kubeconfig-reader', namespace: NS },
         rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['list', 'watch'] }],
-      } as KubeObject);
+      });
       await admin.client.create({
-        apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'kubeconfig-reader', namespace: NS },
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'RoleBinding',
+        metadata: { name: 'kubeconfig-reader', namespace: NS },
         roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'kubeconfig-reader' },
         subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'fleet-reader' }],
-      } as KubeObject);
+      });
       reader = newCluster(loadUntrustedKubeconfig(env.kubeconfig({ user: { token: readerToken } })), { name: 'host-as-reader' });
       const ac = new AbortController();
       const done = reader.start(ac.signal);
-      stops.push(async () => { ac.abort(); await done; });
+      stops.push(async () => {
+        ac.abort();
+        await done;
+      });
       await admin.client.create({
-        apiVersion: 'v1', kind: 'Secret',
+        apiVersion: 'v1',
+        kind: 'Secret',
         metadata: { name: 'member', namespace: NS, labels: { [DEFAULT_KUBECONFIG_SECRET_LABEL]: 'true' } },
         data: { kubeconfig: b64(member.kubeconfig()) },
       });
@@ -65,7 +79,10 @@ if (!assetsDir) {
       const aware = new RecordingAware();
       const ac = new AbortController();
       const done = provider.start(ac.signal, aware);
-      stops.push(async () => { ac.abort(); await done; });
+      stops.push(async () => {
+        ac.abort();
+        await done;
+      });
       return { provider, aware };
     }
 
@@ -75,20 +92,30 @@ if (!assetsDir) {
       const engaged = aware.current('member')!;
 
       // The server-side selector turns a removed label into a DELETED event.
-      await admin.client.patch({ apiVersion: 'v1', kind: 'Secret' }, { namespace: NS, name: 'member' }, {
-        type: 'merge', body: { metadata: { labels: { [DEFAULT_KUBECONFIG_SECRET_LABEL]: null } } },
-      });
+      await admin.client.patch(
+        { apiVersion: 'v1', kind: 'Secret' },
+        { namespace: NS, name: 'member' },
+        {
+          type: 'merge',
+          body: { metadata: { labels: { [DEFAULT_KUBECONFIG_SECRET_LABEL]: null } } },
+        },
+      );
       await expect.poll(() => engaged.signal.aborted, { timeout: 20_000 }).toBe(true);
-      await admin.client.patch({ apiVersion: 'v1', kind: 'Secret' }, { namespace: NS, name: 'member' }, {
-        type: 'merge', body: { metadata: { labels: { [DEFAULT_KUBECONFIG_SECRET_LABEL]: 'true' } } },
-      });
+      await admin.client.patch(
+        { apiVersion: 'v1', kind: 'Secret' },
+        { namespace: NS, name: 'member' },
+        {
+          type: 'merge',
+          body: { metadata: { labels: { [DEFAULT_KUBECONFIG_SECRET_LABEL]: 'true' } } },
+        },
+      );
       await expect.poll(() => aware.live(), { timeout: 20_000 }).toEqual(['member']);
     });
 
     test('sharing the host cache needs cluster-wide Secret access', async () => {
       const { aware } = start({ watch: 'host-cache' });
       const informer = await reader.cache.getInformer({ apiVersion: 'v1', kind: 'Secret' });
-      await expect.poll(() => ((informer.status().lastError?.cause as { code?: number } | undefined)?.code), { timeout: 20_000 }).toBe(403);
+      await expect.poll(() => (informer.status().lastError?.cause as { code?: number } | undefined)?.code, { timeout: 20_000 }).toBe(403);
       expect(informer.status().lastError?.message).toContain('at the cluster scope');
       expect(aware.live()).toEqual([]);
     });

@@ -7,7 +7,14 @@ import { startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { ProviderConfigError } from '@multicluster-runtime/core';
 import {
-  RecordingAware, capturingLogger, credentialsOf, hostileCases, kubeconfigDoc, markerPlugin, runningCluster, toText,
+  RecordingAware,
+  capturingLogger,
+  credentialsOf,
+  hostileCases,
+  kubeconfigDoc,
+  markerPlugin,
+  runningCluster,
+  toText,
 } from './fleet.test-util.js';
 import { DEFAULT_KUBECONFIG_SECRET_LABEL, KubeconfigSecretProvider, type KubeconfigSecretProviderOptions } from './secret-provider.js';
 
@@ -46,8 +53,13 @@ afterEach(async () => {
 function start(options: Partial<KubeconfigSecretProviderOptions> = {}) {
   const { logger, records } = capturingLogger();
   const provider = new KubeconfigSecretProvider({
-    namespace: NS, hostCluster, logger, probeTimeoutMs: 3_000, waitCacheTimeoutMs: 5_000,
-    retry: { initialMs: 50, maxMs: 400 }, ...options,
+    namespace: NS,
+    hostCluster,
+    logger,
+    probeTimeoutMs: 3_000,
+    waitCacheTimeoutMs: 5_000,
+    retry: { initialMs: 50, maxMs: 400 },
+    ...options,
   });
   const aware = new RecordingAware();
   const ac = new AbortController();
@@ -59,17 +71,25 @@ function start(options: Partial<KubeconfigSecretProviderOptions> = {}) {
   return { provider, aware, records, done, stop: running[running.length - 1]! };
 }
 
-async function putSecret(name: string, data: Record<string, string> | undefined, options: { labels?: Record<string, string>; namespace?: string } = {}) {
+async function putSecret(
+  name: string,
+  data: Record<string, string> | undefined,
+  options: { labels?: Record<string, string>; namespace?: string } = {},
+) {
   const namespace = options.namespace ?? NS;
   const secret: KubeObject = {
-    apiVersion: 'v1', kind: 'Secret',
+    apiVersion: 'v1',
+    kind: 'Secret',
     metadata: { name, namespace, labels: options.labels ?? label },
     ...(data ? { data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, b64(v)])) } : {}),
   };
   if (!secretNames.some((s) => s.name === name && s.namespace === namespace)) secretNames.push({ namespace, name });
   try {
     const present = await hostCluster.client.get({ apiVersion: 'v1', kind: 'Secret' }, { namespace, name });
-    return await hostCluster.client.update({ ...secret, metadata: { ...secret.metadata, resourceVersion: present.metadata.resourceVersion } });
+    return await hostCluster.client.update({
+      ...secret,
+      metadata: { ...secret.metadata, resourceVersion: present.metadata.resourceVersion },
+    });
   } catch {
     return hostCluster.client.create(secret);
   }
@@ -97,7 +117,9 @@ describe.each(['namespace', 'host-cache'] as const)('KubeconfigSecretProvider wa
     await east.client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `from-east-${watch}`, namespace: 'default' } });
     const { cluster: direct, stop } = await runningCluster(members[0]!);
     try {
-      await expect(direct.client.get({ apiVersion: 'v1', kind: 'ConfigMap' }, { namespace: 'default', name: `from-east-${watch}` })).resolves.toBeTruthy();
+      await expect(
+        direct.client.get({ apiVersion: 'v1', kind: 'ConfigMap' }, { namespace: 'default', name: `from-east-${watch}` }),
+      ).resolves.toBeTruthy();
     } finally {
       await stop();
     }
@@ -105,14 +127,37 @@ describe.each(['namespace', 'host-cache'] as const)('KubeconfigSecretProvider wa
   });
 
   test.each([
-    ['the Secret is deleted', async () => { await hostCluster.client.delete({ apiVersion: 'v1', kind: 'Secret' }, { namespace: NS, name: 'gone' }); }],
-    ['the key is removed', async () => { await putSecret('gone', { other: 'x' }); }],
-    ['the key is emptied', async () => { await patchSecret('gone', { data: { kubeconfig: '' } }); }],
-    ['the label is removed', async () => { await patchSecret('gone', { metadata: { labels: { [DEFAULT_KUBECONFIG_SECRET_LABEL]: null } } }); }],
-    ['the Secret starts deleting', async () => {
-      await patchSecret('gone', { metadata: { finalizers: ['example.com/hold'] } });
-      await hostCluster.client.delete({ apiVersion: 'v1', kind: 'Secret' }, { namespace: NS, name: 'gone' });
-    }],
+    [
+      'the Secret is deleted',
+      async () => {
+        await hostCluster.client.delete({ apiVersion: 'v1', kind: 'Secret' }, { namespace: NS, name: 'gone' });
+      },
+    ],
+    [
+      'the key is removed',
+      async () => {
+        await putSecret('gone', { other: 'x' });
+      },
+    ],
+    [
+      'the key is emptied',
+      async () => {
+        await patchSecret('gone', { data: { kubeconfig: '' } });
+      },
+    ],
+    [
+      'the label is removed',
+      async () => {
+        await patchSecret('gone', { metadata: { labels: { [DEFAULT_KUBECONFIG_SECRET_LABEL]: null } } });
+      },
+    ],
+    [
+      'the Secret starts deleting',
+      async () => {
+        await patchSecret('gone', { metadata: { finalizers: ['example.com/hold'] } });
+        await hostCluster.client.delete({ apiVersion: 'v1', kind: 'Secret' }, { namespace: NS, name: 'gone' });
+      },
+    ],
   ])('disengages when %s', async (_what, change) => {
     const { provider, aware } = start({ watch });
     await putSecret('gone', { kubeconfig: members[0]!.kubeconfig() });
@@ -164,7 +209,8 @@ describe('KubeconfigSecretProvider', () => {
   test('a Secret whose key is missing reports why', async () => {
     const { provider } = start();
     await putSecret('empty', { somethingElse: 'x' });
-    await expect.poll(() => provider.status('empty'), { timeout: 10_000 })
+    await expect
+      .poll(() => provider.status('empty'), { timeout: 10_000 })
       .toMatchObject({ state: 'invalid', reason: expect.stringContaining('no "kubeconfig" key') });
   });
 
@@ -179,7 +225,8 @@ describe('KubeconfigSecretProvider', () => {
       await putSecret(`hostile-${i}`, { kubeconfig: toText(doc) });
     }
     for (const [i, c] of cases.entries()) {
-      await expect.poll(() => provider.status(`hostile-${i}`), { timeout: 10_000 })
+      await expect
+        .poll(() => provider.status(`hostile-${i}`), { timeout: 10_000 })
         .toMatchObject({ state: 'rejected', reason: expect.stringContaining(`"${c.capability}"`) });
     }
     await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual(['healthy']);
@@ -192,13 +239,19 @@ describe('KubeconfigSecretProvider', () => {
     const unlisted = markerPlugin(dir, 'unlisted-exec');
     members[1]!.addToken('from-exec', 'exec-user');
     const { provider, aware } = start({ policy: { allow: ['exec'], execCommands: [listed.command] } });
-    for (const [name, plugin] of [['listed', listed], ['unlisted', unlisted]] as const) {
+    for (const [name, plugin] of [
+      ['listed', listed],
+      ['unlisted', unlisted],
+    ] as const) {
       const doc = kubeconfigDoc(members[1]!);
-      doc['users'][0]['user'] = { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: plugin.command, interactiveMode: 'Never' } };
+      doc['users'][0]['user'] = {
+        exec: { apiVersion: 'client.authentication.k8s.io/v1', command: plugin.command, interactiveMode: 'Never' },
+      };
       await putSecret(name, { kubeconfig: toText(doc) });
     }
     await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual(['listed']);
-    await expect.poll(() => provider.status('unlisted'), { timeout: 10_000 })
+    await expect
+      .poll(() => provider.status('unlisted'), { timeout: 10_000 })
       .toMatchObject({ state: 'rejected', reason: expect.stringContaining('exec.command') });
     expect(listed.ran()).toBe(true);
     expect(unlisted.ran()).toBe(false);
@@ -206,13 +259,20 @@ describe('KubeconfigSecretProvider', () => {
 
   test.each([
     ['malformed YAML', () => 'clusters: [\n  - name: x\n  bad', 'invalid', 'not valid YAML'],
-    ['a missing context', () => toText({ ...kubeconfigDoc(members[0]!), 'current-context': 'nope' }), 'invalid', 'context "nope" not found'],
+    [
+      'a missing context',
+      () => toText({ ...kubeconfigDoc(members[0]!), 'current-context': 'nope' }),
+      'invalid',
+      'context "nope" not found',
+    ],
     ['not base64 of a kubeconfig', () => '\u0000\u0001garbage', 'invalid', ''],
   ])('reports %s as %s', async (_what, text, state, reason) => {
     const { provider, aware } = start();
     await putSecret('broken', { kubeconfig: text() });
     await putSecret('fine', { kubeconfig: members[0]!.kubeconfig() });
-    await expect.poll(() => provider.status('broken'), { timeout: 10_000 }).toMatchObject({ state, reason: expect.stringContaining(reason) });
+    await expect
+      .poll(() => provider.status('broken'), { timeout: 10_000 })
+      .toMatchObject({ state, reason: expect.stringContaining(reason) });
     await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual(['fine']);
   });
 
@@ -277,7 +337,9 @@ describe('KubeconfigSecretProvider', () => {
     const versions = [members[0]!.kubeconfig(), toText(hostile), 'not: [yaml', members[1]!.kubeconfig(), members[0]!.kubeconfig()];
     for (let i = 0; i < 20; i++) await putSecret('rapid', { kubeconfig: versions[i % versions.length]! });
     await putSecret('rapid', { kubeconfig: members[1]!.kubeconfig() });
-    await expect.poll(() => (aware.current('rapid')?.cluster as KubeCluster | undefined)?.server, { timeout: 10_000 }).toBe(members[1]!.url);
+    await expect
+      .poll(() => (aware.current('rapid')?.cluster as KubeCluster | undefined)?.server, { timeout: 10_000 })
+      .toBe(members[1]!.url);
     expect(aware.live()).toEqual(['rapid']);
     await expect.poll(() => provider.status('rapid'), { timeout: 10_000 }).toMatchObject({ state: 'engaged' });
     expect(plugin.ran()).toBe(false);
@@ -290,7 +352,9 @@ describe('KubeconfigSecretProvider', () => {
       newCluster: (config, options) => {
         const real = newCluster(config, options);
         let crash!: () => void;
-        const crashed = new Promise<void>((resolve) => { crash = resolve; });
+        const crashed = new Promise<void>((resolve) => {
+          crash = resolve;
+        });
         crashes.push(crash);
         return Object.assign(Object.create(real) as KubeCluster, {
           start: async (signal: AbortSignal) => {
@@ -332,7 +396,8 @@ describe('KubeconfigSecretProvider', () => {
   });
 
   test('many Secrets engage concurrently and leave no sockets or timers behind when they go', async () => {
-    const openHandles = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap' || r === 'TLSWrap' || r === 'Timeout').length;
+    const openHandles = () =>
+      process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap' || r === 'TLSWrap' || r === 'Timeout').length;
     const before = openHandles();
     const { aware, stop } = start();
     const names = Array.from({ length: 40 }, (_, i) => `bulk-${String(i).padStart(2, '0')}`);
@@ -361,7 +426,10 @@ describe('KubeconfigSecretProvider', () => {
     const aware = Object.assign(new RecordingAware(), { getLocalCluster: () => hostCluster });
     const ac = new AbortController();
     const done = provider.start(ac.signal, aware);
-    running.push(async () => { ac.abort(); await done; });
+    running.push(async () => {
+      ac.abort();
+      await done;
+    });
     await putSecret('via-manager', { kubeconfig: members[0]!.kubeconfig() });
     await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual(['via-manager']);
     await expect(provider.start(ac.signal, aware)).rejects.toBeInstanceOf(ProviderAlreadyStartedError);

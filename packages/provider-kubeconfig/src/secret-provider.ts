@@ -8,11 +8,25 @@
  * its own, so one bad or slow kubeconfig never holds up the rest.
  */
 import {
-  ClusterEngager, EngagerProvider, ProviderConfigError, absentCluster, desiredFromKubeconfig, localClusterOf,
-  parseLabelSelector, refusedCluster, silentLogger, whenAborted,
+  ClusterEngager,
+  EngagerProvider,
+  ProviderConfigError,
+  absentCluster,
+  desiredFromKubeconfig,
+  localClusterOf,
+  parseLabelSelector,
+  refusedCluster,
+  silentLogger,
+  whenAborted,
 } from '@multicluster-runtime/core';
 import type {
-  Aware, Cluster, ClusterConnectionOptions, DesiredCluster, KubeconfigPolicy, LabelSelector, Logger,
+  Aware,
+  Cluster,
+  ClusterConnectionOptions,
+  DesiredCluster,
+  KubeconfigPolicy,
+  LabelSelector,
+  Logger,
 } from '@multicluster-runtime/core';
 import { openSecretSource, type SecretObject, type SecretSource, type SecretWatchMode } from './secret-source.js';
 
@@ -85,7 +99,11 @@ export class KubeconfigSecretProvider extends EngagerProvider {
     if (signal.aborted) return;
     let source: SecretSource;
     try {
-      source = await openSecretSource(host, { mode: this.watch, namespace: this.namespace, selector: this.selector, logger: this.log }, signal);
+      source = await openSecretSource(
+        host,
+        { mode: this.watch, namespace: this.namespace, selector: this.selector, logger: this.log },
+        signal,
+      );
     } catch (err) {
       if (signal.aborted) return; // stopped while the informer was being set up
       throw err;

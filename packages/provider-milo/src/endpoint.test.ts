@@ -5,13 +5,15 @@ import { checkedUrl, internalAddressProblem, internalControlPlaneUrl, projectCon
 
 describe('projectControlPlaneUrl', () => {
   test('appends the project path to a bare base URL', () => {
-    expect(projectControlPlaneUrl('https://milo.example:6443', 'p1'))
-      .toBe('https://milo.example:6443/apis/resourcemanager.miloapis.com/v1alpha1/projects/p1/control-plane');
+    expect(projectControlPlaneUrl('https://milo.example:6443', 'p1')).toBe(
+      'https://milo.example:6443/apis/resourcemanager.miloapis.com/v1alpha1/projects/p1/control-plane',
+    );
   });
 
   test('keeps a path already on the base URL (upstream drops it)', () => {
-    expect(projectControlPlaneUrl('https://gw.example/milo/', 'p1'))
-      .toBe('https://gw.example/milo/apis/resourcemanager.miloapis.com/v1alpha1/projects/p1/control-plane');
+    expect(projectControlPlaneUrl('https://gw.example/milo/', 'p1')).toBe(
+      'https://gw.example/milo/apis/resourcemanager.miloapis.com/v1alpha1/projects/p1/control-plane',
+    );
   });
 });
 
@@ -25,8 +27,9 @@ describe('internal addresses', () => {
   });
 
   test('fills in the name and drops a trailing slash', () => {
-    expect(internalControlPlaneUrl('https://milo-apiserver.project-{name}.svc.cluster.local:6443/', 'p1'))
-      .toBe('https://milo-apiserver.project-p1.svc.cluster.local:6443');
+    expect(internalControlPlaneUrl('https://milo-apiserver.project-{name}.svc.cluster.local:6443/', 'p1')).toBe(
+      'https://milo-apiserver.project-p1.svc.cluster.local:6443',
+    );
   });
 
   test('checkedUrl refuses what a user-supplied address function returns wrongly', () => {
@@ -46,7 +49,11 @@ describe('projectKubeConfig', () => {
 
   test('keeps the credentials and TLS settings of the base and replaces only the server', () => {
     const kc = projectKubeConfig(base, 'p1', 'https://milo.example:6443/gw/apis/x/projects/p1/control-plane/');
-    expect(kc.getCurrentCluster()).toMatchObject({ server: 'https://milo.example:6443/gw/apis/x/projects/p1/control-plane', caData: 'Q0E=', tlsServerName: 'milo' });
+    expect(kc.getCurrentCluster()).toMatchObject({
+      server: 'https://milo.example:6443/gw/apis/x/projects/p1/control-plane',
+      caData: 'Q0E=',
+      tlsServerName: 'milo',
+    });
     expect(kc.getCurrentUser()).toBe(base.getCurrentUser());
   });
 

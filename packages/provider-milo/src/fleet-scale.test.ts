@@ -22,9 +22,11 @@ afterAll(async () => {
 
 async function inParallel<T>(items: readonly T[], width: number, each: (item: T) => Promise<unknown>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) await each(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) await each(items[next++]!);
+    }),
+  );
 }
 
 /** Heap in use after a full collection (the flag is set at run time, so the test needs no special Node options). */
@@ -40,7 +42,9 @@ test(`engages ${projects} projects in one process`, async () => {
   const names = Array.from({ length: projects }, (_, i) => `project-${String(i).padStart(4, '0')}`);
   await inParallel(names, 16, (name) => milo.fixtures.createProject(name, { ready: true }));
   // Touch every control plane first, so the server's own per-project state is in the baseline, not in the figure.
-  await inParallel(names, 16, (name) => milo.fixtures.request('GET', `${new URL(milo.controlPlaneUrl(name)).pathname}/api/v1/namespaces/default`));
+  await inParallel(names, 16, (name) =>
+    milo.fixtures.request('GET', `${new URL(milo.controlPlaneUrl(name)).pathname}/api/v1/namespaces/default`),
+  );
 
   const provider = new MiloProvider();
   const mgr = newManager(loadUntrustedKubeconfig(milo.kubeconfig()), provider, { logger: silentLogger });
@@ -53,9 +57,11 @@ test(`engages ${projects} projects in one process`, async () => {
     const engagedAfterMs = performance.now() - startedAt;
     const after = settledHeap();
     const perProject = (after - before) / projects;
-    console.log(`[provider-milo] ${projects} projects engaged: heap ${(before / 2 ** 20).toFixed(1)} MiB -> ${(after / 2 ** 20).toFixed(1)} MiB, `
-      + `${(perProject / 1024).toFixed(1)} KiB per engaged idle project (cluster, client, discovery, both ends of its idle keep-alive connection; server objects excluded); `
-      + `all engaged ${(engagedAfterMs / 1000).toFixed(1)} s after start`);
+    console.log(
+      `[provider-milo] ${projects} projects engaged: heap ${(before / 2 ** 20).toFixed(1)} MiB -> ${(after / 2 ** 20).toFixed(1)} MiB, ` +
+        `${(perProject / 1024).toFixed(1)} KiB per engaged idle project (cluster, client, discovery, both ends of its idle keep-alive connection; server objects excluded); ` +
+        `all engaged ${(engagedAfterMs / 1000).toFixed(1)} s after start`,
+    );
     expect([...provider.statuses().values()].every((s) => s.state === 'engaged')).toBe(true);
   } finally {
     stop.abort();

@@ -6,14 +6,26 @@
  */
 import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import {
-  ClusterNotFoundError, controllerManagedBy, isNotFound, loadUntrustedKubeconfig, newManager, silentLogger,
+  ClusterNotFoundError,
+  controllerManagedBy,
+  isNotFound,
+  loadUntrustedKubeconfig,
+  newManager,
+  silentLogger,
 } from '@multicluster-runtime/core';
 import type { MultiClusterManager, Request } from '@multicluster-runtime/core';
 import { startMiloServer, type MiloServer } from '@multicluster-runtime/envtest';
 import { MiloProvider } from './index.js';
 
 const configMap = { apiVersion: 'v1', kind: 'ConfigMap' };
-const election = { enabled: true, namespace: 'default', name: 'milo-operator', leaseDurationMs: 3_000, renewDeadlineMs: 2_000, retryPeriodMs: 200 };
+const election = {
+  enabled: true,
+  namespace: 'default',
+  name: 'milo-operator',
+  leaseDurationMs: 3_000,
+  renewDeadlineMs: 2_000,
+  retryPeriodMs: 200,
+};
 let milo: MiloServer;
 
 beforeAll(async () => {
@@ -30,18 +42,27 @@ function provider(): MiloProvider {
 /** A replica; its controller labels ConfigMaps with the replica's id. */
 function replica(id: string, reconciled: string[]): MultiClusterManager {
   const mgr = newManager(loadUntrustedKubeconfig(milo.kubeconfig()), provider(), {
-    logger: silentLogger, leaderElection: { ...election, id },
+    logger: silentLogger,
+    leaderElection: { ...election, id },
   });
-  controllerManagedBy(mgr).named('label-configmaps').for(configMap).complete(async (req: Request, ctx) => {
-    if (req.clusterName === '') return;
-    reconciled.push(`${req.clusterName}/${req.name}`);
-    const cluster = await mgr.getCluster(req.clusterName);
-    try {
-      await cluster.client.patch(configMap, req, { type: 'merge', body: { metadata: { labels: { 'reconciled-by': id } } } }, { signal: ctx.signal });
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-    }
-  });
+  controllerManagedBy(mgr)
+    .named('label-configmaps')
+    .for(configMap)
+    .complete(async (req: Request, ctx) => {
+      if (req.clusterName === '') return;
+      reconciled.push(`${req.clusterName}/${req.name}`);
+      const cluster = await mgr.getCluster(req.clusterName);
+      try {
+        await cluster.client.patch(
+          configMap,
+          req,
+          { type: 'merge', body: { metadata: { labels: { 'reconciled-by': id } } } },
+          { signal: ctx.signal },
+        );
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
+    });
   return mgr;
 }
 
@@ -53,7 +74,8 @@ test('every replica answers getCluster for engaged projects; only the leader rec
   // Upstream's wiring for comparison: a leader-only provider, so this standby knows no project.
   const plainProvider = Object.assign(provider(), { needLeaderElection: true });
   const plain = newManager(loadUntrustedKubeconfig(milo.kubeconfig()), plainProvider, {
-    logger: silentLogger, leaderElection: { ...election, id: 'replica-plain' },
+    logger: silentLogger,
+    leaderElection: { ...election, id: 'replica-plain' },
   });
   const plainStop = new AbortController();
   let plainRun: Promise<void> | undefined;
@@ -68,9 +90,14 @@ test('every replica answers getCluster for engaged projects; only the leader rec
     await onFollower.client.create({ ...configMap, metadata: { namespace: 'default', name: 'order-1' } });
 
     const viaLeader = await mgrs[leader]!.getCluster('shop');
-    await expect.poll(async () => (await viaLeader.client.get(configMap, { namespace: 'default', name: 'order-1' })).metadata.labels?.['reconciled-by'], {
-      timeout: 10_000,
-    }).toBe(`replica-${leader}`);
+    await expect
+      .poll(
+        async () => (await viaLeader.client.get(configMap, { namespace: 'default', name: 'order-1' })).metadata.labels?.['reconciled-by'],
+        {
+          timeout: 10_000,
+        },
+      )
+      .toBe(`replica-${leader}`);
     expect(logs[leader]).toContain('shop/order-1');
     expect(logs[follower]).toEqual([]);
     await expect(plain.getCluster('shop')).rejects.toBeInstanceOf(ClusterNotFoundError);

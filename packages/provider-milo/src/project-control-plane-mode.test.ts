@@ -38,7 +38,10 @@ async function controlPlane(name: string, ready: boolean): Promise<void> {
 
 function startManager(options: MiloProviderOptions = {}): { mgr: MultiClusterManager; provider: MiloProvider } {
   const provider = new MiloProvider({
-    mode: 'projectControlPlane', internalAddress: server.internalAddress, retry: { initialMs: 100, maxMs: 500 }, ...options,
+    mode: 'projectControlPlane',
+    internalAddress: server.internalAddress,
+    retry: { initialMs: 100, maxMs: 500 },
+    ...options,
   });
   const mgr = newManager(loadUntrustedKubeconfig(server.kubeconfig()), provider, { logger: silentLogger });
   const stop = new AbortController();
@@ -94,7 +97,9 @@ describe('MiloProvider in projectControlPlane mode', () => {
   test('a control plane that never answers does not hold up the others, and is reported unreachable', async () => {
     // Accepts TCP connections and never speaks: the worst kind of unreachable (no refusal, no TLS handshake).
     const held: Socket[] = [];
-    const blackHole: Server = createServer((s) => { held.push(s); });
+    const blackHole: Server = createServer((s) => {
+      held.push(s);
+    });
     await new Promise<void>((resolve) => blackHole.listen(0, '127.0.0.1', resolve));
     const port = (blackHole.address() as { port: number }).port;
     try {

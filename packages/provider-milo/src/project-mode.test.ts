@@ -103,8 +103,9 @@ describe('MiloProvider in project mode', () => {
       await project('delta', true);
       await vi.waitFor(() => expect(mgr.engagedClusters()).toContain('delta'), { timeout: 10_000 });
       const delta = await mgr.getCluster('delta');
-      expect(delta.config.getCurrentCluster()?.server)
-        .toBe(`${milo.url}/gateway/apis/resourcemanager.miloapis.com/v1alpha1/projects/delta/control-plane`);
+      expect(delta.config.getCurrentCluster()?.server).toBe(
+        `${milo.url}/gateway/apis/resourcemanager.miloapis.com/v1alpha1/projects/delta/control-plane`,
+      );
       await delta.client.create({ ...configMap, metadata: { namespace: 'default', name: 'via-gateway' }, data: { ok: 'yes' } });
       expect(await readDirect('delta', 'via-gateway')).toEqual({ ok: 'yes' });
     } finally {

@@ -11,14 +11,34 @@
  * cache per project ran the controller-manager out of memory at about 400 projects (milo-os/milo#631).
  */
 import {
-  ClusterEngager, EngagerProvider, ProviderConfigError, absentCluster, connectionFingerprint, everythingSelector,
-  localClusterOf, parseLabelSelector, refusedCluster, silentLogger, whenAborted,
+  ClusterEngager,
+  EngagerProvider,
+  ProviderConfigError,
+  absentCluster,
+  connectionFingerprint,
+  everythingSelector,
+  localClusterOf,
+  parseLabelSelector,
+  refusedCluster,
+  silentLogger,
+  whenAborted,
 } from '@multicluster-runtime/core';
 import type {
-  Aware, Cluster, ClusterConnectionOptions, DesiredCluster, KubeObject, LabelSelector, Logger,
+  Aware,
+  Cluster,
+  ClusterConnectionOptions,
+  DesiredCluster,
+  KubeObject,
+  LabelSelector,
+  Logger,
 } from '@multicluster-runtime/core';
 import {
-  checkedUrl, defaultInternalAddress, internalAddressProblem, internalControlPlaneUrl, projectControlPlaneUrl, projectKubeConfig,
+  checkedUrl,
+  defaultInternalAddress,
+  internalAddressProblem,
+  internalControlPlaneUrl,
+  projectControlPlaneUrl,
+  projectKubeConfig,
 } from './endpoint.js';
 import { conditionIsTrue, isProjectName, readyConditionOf, watchedKindOf, type MiloMode } from './resources.js';
 
@@ -121,9 +141,7 @@ export class MiloProvider extends EngagerProvider {
     if (!conditionIsTrue(obj, readyConditionOf[this.mode])) return absentCluster;
     if (!isProjectName(name)) return refusedCluster('invalid', 'the project name is not a DNS-1123 subdomain');
     try {
-      const server = this.mode === 'project'
-        ? projectControlPlaneUrl(base.getCurrentCluster()!.server, name)
-        : this.internalAddress(name);
+      const server = this.mode === 'project' ? projectControlPlaneUrl(base.getCurrentCluster()!.server, name) : this.internalAddress(name);
       const config = projectKubeConfig(base, name, server);
       return { kind: 'config', config, fingerprint: connectionFingerprint(config) };
     } catch (err) {

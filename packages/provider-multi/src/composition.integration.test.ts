@@ -7,7 +7,12 @@ import { rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  ClusterNotFoundError, controllerManagedBy, isNotFound, loadUntrustedKubeconfig, newManager, silentLogger,
+  ClusterNotFoundError,
+  controllerManagedBy,
+  isNotFound,
+  loadUntrustedKubeconfig,
+  newManager,
+  silentLogger,
 } from '@multicluster-runtime/core';
 import type { Cluster, KubeObject, MultiClusterManager, Request } from '@multicluster-runtime/core';
 import { startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
@@ -50,22 +55,32 @@ test('one controller reconciles ConfigMaps in clusters from Secrets and from fil
 
   const mgr: MultiClusterManager = newManager(loadUntrustedKubeconfig(host.kubeconfig()), fleet, { logger: silentLogger });
   // An index registered before start reaches every provider's clusters exactly once (a second time would fail).
-  await mgr.getFieldIndexer().indexField(configMapKind, 'data.team', (obj) => [String((obj['data'] as Record<string, string> | undefined)?.['team'] ?? '')]);
+  await mgr
+    .getFieldIndexer()
+    .indexField(configMapKind, 'data.team', (obj) => [String((obj['data'] as Record<string, string> | undefined)?.['team'] ?? '')]);
 
   const reconciled: string[] = [];
-  controllerManagedBy(mgr).named('label-configmaps').for(configMapKind).complete(async (req: Request, ctx) => {
-    const cluster = await mgr.getCluster(req.clusterName);
-    let cm: KubeObject;
-    try {
-      cm = await cluster.client.get(configMapKind, req, { signal: ctx.signal });
-    } catch (err) {
-      if (isNotFound(err)) return;
-      throw err;
-    }
-    reconciled.push(`${req.clusterName}/${req.name}`);
-    if (cm.metadata.labels?.['reconciled'] === 'true') return;
-    await cluster.client.patch(configMapKind, req, { type: 'merge', body: { metadata: { labels: { reconciled: 'true' } } } }, { signal: ctx.signal });
-  });
+  controllerManagedBy(mgr)
+    .named('label-configmaps')
+    .for(configMapKind)
+    .complete(async (req: Request, ctx) => {
+      const cluster = await mgr.getCluster(req.clusterName);
+      let cm: KubeObject;
+      try {
+        cm = await cluster.client.get(configMapKind, req, { signal: ctx.signal });
+      } catch (err) {
+        if (isNotFound(err)) return;
+        throw err;
+      }
+      reconciled.push(`${req.clusterName}/${req.name}`);
+      if (cm.metadata.labels?.['reconciled'] === 'true') return;
+      await cluster.client.patch(
+        configMapKind,
+        req,
+        { type: 'merge', body: { metadata: { labels: { reconciled: 'true' } } } },
+        { signal: ctx.signal },
+      );
+    });
 
   const stop = new AbortController();
   const done = mgr.start(stop.signal);
@@ -73,7 +88,8 @@ test('one controller reconciles ConfigMaps in clusters from Secrets and from fil
     const local = mgr.getLocalCluster();
     const b64 = (s: string) => Buffer.from(s).toString('base64');
     await local.client.create({
-      apiVersion: 'v1', kind: 'Secret',
+      apiVersion: 'v1',
+      kind: 'Secret',
       metadata: { name: 'alpha', namespace: 'default', labels: { 'sigs.k8s.io/multicluster-runtime-kubeconfig': 'true' } },
       data: { kubeconfig: b64(members[0]!.kubeconfig()) },
     });
@@ -84,11 +100,17 @@ test('one controller reconciles ConfigMaps in clusters from Secrets and from fil
     const beta = `files#${betaFile}+beta`;
     await expect.poll(() => mgr.engagedClusters().sort(), { timeout: 15_000 }).toEqual([beta, alpha].sort());
 
-    for (const [name, member] of [[alpha, 0], [beta, 1]] as const) {
+    for (const [name, member] of [
+      [alpha, 0],
+      [beta, 1],
+    ] as const) {
       const cluster = await mgr.getCluster(name);
       await cluster.client.create(configMap(`cm-${member}`));
     }
-    for (const [name, member] of [[alpha, 0], [beta, 1]] as const) {
+    for (const [name, member] of [
+      [alpha, 0],
+      [beta, 1],
+    ] as const) {
       const cluster = await mgr.getCluster(name);
       await expect.poll(() => labelOf(cluster, `cm-${member}`), { timeout: 15_000 }).toBe('true');
       expect(reconciled).toContain(`${name}/cm-${member}`);

@@ -11,7 +11,10 @@ export class MultiProviderError extends Error {
 /** `add` was given a name that is empty, contains the separator, or is already taken. */
 export class ProviderNameError extends MultiProviderError {
   override readonly name = 'ProviderNameError';
-  constructor(readonly providerName: string, problem: string) {
+  constructor(
+    readonly providerName: string,
+    problem: string,
+  ) {
     super(`provider name ${JSON.stringify(providerName)} ${problem}`);
   }
 }
@@ -27,7 +30,10 @@ export class MultiProviderStoppedError extends MultiProviderError {
 /** A provider was removed (or the multi provider stopped) while one of its clusters was being engaged. */
 export class ProviderRemovedError extends MultiProviderError {
   override readonly name = 'ProviderRemovedError';
-  constructor(readonly providerName: string, clusterName: string) {
+  constructor(
+    readonly providerName: string,
+    clusterName: string,
+  ) {
     super(`cannot engage cluster ${JSON.stringify(clusterName)}: provider ${JSON.stringify(providerName)} was removed`);
   }
 }

@@ -5,7 +5,15 @@
  */
 import { ClusterSet, loadUntrustedKubeconfig, whenAborted } from '@multicluster-runtime/core';
 import type {
-  Aware, Cache, Client, Cluster, ClusterName, IndexerFunc, ObjectKind, ProviderRunnable, RESTMapper,
+  Aware,
+  Cache,
+  Client,
+  Cluster,
+  ClusterName,
+  IndexerFunc,
+  ObjectKind,
+  ProviderRunnable,
+  RESTMapper,
 } from '@multicluster-runtime/core';
 
 function unsupported(what: string): never {
@@ -23,12 +31,14 @@ export class FakeCluster implements Cluster {
   running = false;
 
   constructor(readonly name: string) {
-    this.config = loadUntrustedKubeconfig(JSON.stringify({
-      'current-context': 'ctx',
-      contexts: [{ name: 'ctx', context: { cluster: 'c', user: 'u' } }],
-      clusters: [{ name: 'c', cluster: { server: `https://${name}.example:6443` } }],
-      users: [{ name: 'u', user: { token: 't' } }],
-    }));
+    this.config = loadUntrustedKubeconfig(
+      JSON.stringify({
+        'current-context': 'ctx',
+        contexts: [{ name: 'ctx', context: { cluster: 'c', user: 'u' } }],
+        clusters: [{ name: 'c', cluster: { server: `https://${name}.example:6443` } }],
+        users: [{ name: 'u', user: { token: 't' } }],
+      }),
+    );
     const indexField = async (kind: ObjectKind, field: string, _extract: IndexerFunc): Promise<void> => {
       const key = `${kind.kind}:${field}`;
       // As a real cache: the same index twice is a conflict.
@@ -117,6 +127,9 @@ export class RecordingAware implements Aware {
 
   /** Names engaged and not yet disengaged, sorted. */
   live(): ClusterName[] {
-    return this.engagements.filter((e) => !e.signal.aborted).map((e) => e.name).sort();
+    return this.engagements
+      .filter((e) => !e.signal.aborted)
+      .map((e) => e.name)
+      .sort();
   }
 }

@@ -15,7 +15,10 @@ afterEach(async () => {
 });
 
 /** Starts `multi` and registers its stop for afterEach. */
-function run(multi: MultiProvider, aware = new RecordingAware()): { aware: RecordingAware; stop: () => Promise<void>; done: Promise<void> } {
+function run(
+  multi: MultiProvider,
+  aware = new RecordingAware(),
+): { aware: RecordingAware; stop: () => Promise<void>; done: Promise<void> } {
   const ac = new AbortController();
   const done = multi.start(ac.signal, aware);
   const stop = async () => {
@@ -202,7 +205,9 @@ describe('MultiProvider', () => {
     const multi = new MultiProvider();
     const ok = new FakeProvider();
     const broken = new FakeProvider();
-    broken.indexField = async () => { throw new Error('indexer conflict'); };
+    broken.indexField = async () => {
+      throw new Error('indexer conflict');
+    };
     await multi.add('ok', ok);
     await multi.add('broken', broken);
     const err = await multi.indexField(configMap, 'f', byName).catch((e: unknown) => e);
@@ -217,10 +222,19 @@ describe('MultiProvider', () => {
     const slow = new FakeProvider();
     const order: string[] = [];
     let release!: () => void;
-    const gate = new Promise<void>((resolve) => { release = resolve; });
-    slow.indexField = async () => { order.push('index'); await gate; order.push('indexed'); };
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    slow.indexField = async () => {
+      order.push('index');
+      await gate;
+      order.push('indexed');
+    };
     const originalStart = slow.start.bind(slow);
-    slow.start = (signal, aware) => { order.push('start'); return originalStart(signal, aware); };
+    slow.start = (signal, aware) => {
+      order.push('start');
+      return originalStart(signal, aware);
+    };
     const adding = multi.add('slow', slow);
     run(multi); // starts while the index is still being applied
     expect(order).toEqual(['index']);
@@ -233,14 +247,16 @@ describe('MultiProvider', () => {
     const multi = new MultiProvider();
     await multi.indexField(configMap, 'f', byName);
     const broken = new FakeProvider();
-    broken.indexField = async () => { throw new Error('indexer conflict'); };
+    broken.indexField = async () => {
+      throw new Error('indexer conflict');
+    };
     const err = await multi.add('broken', broken).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(IndexFieldError);
     expect((err as Error).message).toContain('provider "broken" was not added');
     expect(multi.providerNames()).toEqual([]);
   });
 
-  test('members see the manager\'s local cluster through the prefixing Aware', async () => {
+  test("members see the manager's local cluster through the prefixing Aware", async () => {
     const local = new FakeCluster('local');
     const manager = Object.assign(new RecordingAware(), { getLocalCluster: () => local });
     let seen: Cluster | undefined;
@@ -259,7 +275,10 @@ describe('MultiProvider', () => {
     const multi = new MultiProvider();
     const cluster = new FakeCluster('static');
     await multi.add('static', {
-      get: async (name) => { if (name === 'only') return cluster; throw new ClusterNotFoundError(name); },
+      get: async (name) => {
+        if (name === 'only') return cluster;
+        throw new ClusterNotFoundError(name);
+      },
       indexField: async () => {},
     });
     run(multi);

@@ -5,12 +5,16 @@
  * it and disengages all of its clusters at once, even if the provider itself ignores its stop signal.
  */
 import {
-  ClusterNotFoundError, IndexFieldError, ProviderAlreadyStartedError, isClusterNotFound, isProviderRunnable, linkedAbort,
-  silentLogger, whenAborted,
+  ClusterNotFoundError,
+  IndexFieldError,
+  ProviderAlreadyStartedError,
+  isClusterNotFound,
+  isProviderRunnable,
+  linkedAbort,
+  silentLogger,
+  whenAborted,
 } from '@multicluster-runtime/core';
-import type {
-  Aware, Cluster, ClusterName, IndexerFunc, Logger, ObjectKind, Provider, ProviderRunnable,
-} from '@multicluster-runtime/core';
+import type { Aware, Cluster, ClusterName, IndexerFunc, Logger, ObjectKind, Provider, ProviderRunnable } from '@multicluster-runtime/core';
 import { MultiProviderError, MultiProviderStoppedError, ProviderNameError, ProviderRemovedError } from './errors.js';
 
 export interface MultiProviderOptions {
@@ -74,25 +78,30 @@ export class MultiProvider implements ProviderRunnable {
     }
     if (this.members.has(name)) throw new ProviderNameError(name, 'is already taken');
     const member: Member = {
-      name, provider, indexed: new Set(), life: new AbortController(), done: Promise.resolve(), started: false,
+      name,
+      provider,
+      indexed: new Set(),
+      life: new AbortController(),
+      done: Promise.resolve(),
+      started: false,
       indexing: true,
     };
     // Registered before indexing so a concurrent indexField reaches it too; `indexed` keeps it to once per record.
     this.members.set(name, member);
     const failures = new Map<string, unknown>();
-    await Promise.all([...this.indexes].map(async (index) => {
-      try {
-        await this.applyIndex(member, index);
-      } catch (err) {
-        failures.set(index.field, err);
-      }
-    }));
+    await Promise.all(
+      [...this.indexes].map(async (index) => {
+        try {
+          await this.applyIndex(member, index);
+        } catch (err) {
+          failures.set(index.field, err);
+        }
+      }),
+    );
     if (failures.size > 0) {
       if (this.members.get(name) === member) this.members.delete(name);
       member.life.abort();
-      throw new IndexFieldError(
-        `provider ${JSON.stringify(name)} was not added: applying recorded field indexes failed`, failures,
-      );
+      throw new IndexFieldError(`provider ${JSON.stringify(name)} was not added: applying recorded field indexes failed`, failures);
     }
     member.indexing = false;
     if (this.members.get(name) !== member) return; // removed while indexing
@@ -128,9 +137,11 @@ export class MultiProvider implements ProviderRunnable {
     const member = at > 0 ? this.members.get(name.slice(0, at)) : undefined;
     if (!member) {
       throw new ClusterNotFoundError(name, {
-        cause: new Error(at > 0
-          ? `no provider named ${JSON.stringify(name.slice(0, at))}`
-          : `cluster names here have the form "<provider>${this.separator}<cluster>"`),
+        cause: new Error(
+          at > 0
+            ? `no provider named ${JSON.stringify(name.slice(0, at))}`
+            : `cluster names here have the form "<provider>${this.separator}<cluster>"`,
+        ),
       });
     }
     try {
@@ -149,13 +160,15 @@ export class MultiProvider implements ProviderRunnable {
     const index: IndexRecord = { kind, field, extract };
     this.indexes.push(index);
     const failures = new Map<string, unknown>();
-    await Promise.all([...this.members.values()].map(async (member) => {
-      try {
-        await this.applyIndex(member, index);
-      } catch (err) {
-        failures.set(member.name, err);
-      }
-    }));
+    await Promise.all(
+      [...this.members.values()].map(async (member) => {
+        try {
+          await this.applyIndex(member, index);
+        } catch (err) {
+          failures.set(member.name, err);
+        }
+      }),
+    );
     if (failures.size > 0) {
       throw new IndexFieldError(
         `indexing ${JSON.stringify(field)} of ${kind.apiVersion}/${kind.kind} failed in providers ${[...failures.keys()].map((n) => JSON.stringify(n)).join(', ')}`,

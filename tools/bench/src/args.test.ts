@@ -6,8 +6,11 @@ import { clusterIdOf } from './runner-process.js';
 describe('bench options', () => {
   it('defaults to every scenario and implementation', () => {
     expect(parseBenchArgs([])).toEqual({
-      quick: false, json: undefined, help: false,
-      scenarios: ['engage', 'throughput', 'latency', 'memory', 'projects'], impls: ['mcr', 'client-node', 'go-mcr'],
+      quick: false,
+      json: undefined,
+      help: false,
+      scenarios: ['engage', 'throughput', 'latency', 'memory', 'projects'],
+      impls: ['mcr', 'client-node', 'go-mcr'],
     });
   });
 
@@ -17,7 +20,9 @@ describe('bench options', () => {
   });
 
   it('rejects unknown scenarios, implementations and flags with a clear error', () => {
-    expect(() => parseBenchArgs(['--scenarios', 'engage,speed'])).toThrow(/--scenarios takes a comma-separated subset of engage, throughput, latency, memory, projects; got engage,speed/);
+    expect(() => parseBenchArgs(['--scenarios', 'engage,speed'])).toThrow(
+      /--scenarios takes a comma-separated subset of engage, throughput, latency, memory, projects; got engage,speed/,
+    );
     expect(() => parseBenchArgs(['--impls', ''])).toThrow(BenchArgsError);
     expect(() => parseBenchArgs(['--fast'])).toThrow(BenchArgsError);
     expect(() => parseBenchArgs(['--json', ''])).toThrow(/--json needs a file name/);
@@ -25,7 +30,7 @@ describe('bench options', () => {
 });
 
 describe('cluster ids', () => {
-  it('recovers the bench id from each implementation\'s cluster naming', () => {
+  it("recovers the bench id from each implementation's cluster naming", () => {
     expect(clusterIdOf('/tmp/mcr-bench-x/engage-mcr-y/e12.kubeconfig+member-3')).toBe('e12'); // TS file provider: path+context
     expect(clusterIdOf('e12')).toBe('e12'); // Secret providers and the Go folder provider: the name
   });

@@ -30,9 +30,13 @@ Options:
 
 function list<T extends string>(flag: string, value: string | undefined, allowed: readonly T[]): T[] {
   if (value === undefined) return [...allowed];
-  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = items.filter((s) => !(allowed as readonly string[]).includes(s));
-  if (bad.length || items.length === 0) throw new BenchArgsError(`${flag} takes a comma-separated subset of ${allowed.join(', ')}; got ${value}`);
+  if (bad.length || items.length === 0)
+    throw new BenchArgsError(`${flag} takes a comma-separated subset of ${allowed.join(', ')}; got ${value}`);
   return allowed.filter((a) => items.includes(a));
 }
 

@@ -17,7 +17,9 @@ let dir: string;
 
 beforeAll(async () => {
   // The CLI and its runners run as built JavaScript (child processes cannot load TypeScript on Node 20).
-  await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', join(root, 'tools/bench/tsconfig.json')], { cwd: root });
+  await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', join(root, 'tools/bench/tsconfig.json')], {
+    cwd: root,
+  });
   dir = await mkdtemp(join(tmpdir(), 'bench-test-'));
 }, 240_000);
 
@@ -27,9 +29,11 @@ afterAll(async () => {
 
 test('--quick latency writes a JSON report with a latency figure per implementation', async () => {
   const json = join(dir, 'report.json');
-  const { stdout } = await run(process.execPath, [
-    join(root, 'tools/bench/dist/main.js'), '--quick', '--scenarios', 'latency', '--impls', 'mcr,client-node', '--json', json,
-  ], { cwd: root, timeout: 110_000 });
+  const { stdout } = await run(
+    process.execPath,
+    [join(root, 'tools/bench/dist/main.js'), '--quick', '--scenarios', 'latency', '--impls', 'mcr,client-node', '--json', json],
+    { cwd: root, timeout: 110_000 },
+  );
   expect(stdout).toContain('Event -> reconcile latency at 500 updates/s target');
   const report = JSON.parse(await readFile(json, 'utf8')) as {
     meta: { quick: boolean; impls: string[] };
@@ -53,9 +57,11 @@ test('--quick latency writes a JSON report with a latency figure per implementat
 
 test('--quick projects engages every Milo project and reports memory per project, idle and with informers', async () => {
   const json = join(dir, 'projects.json');
-  const { stdout } = await run(process.execPath, [
-    join(root, 'tools/bench/dist/main.js'), '--quick', '--scenarios', 'projects', '--impls', 'mcr', '--json', json,
-  ], { cwd: root, timeout: 60_000 });
+  const { stdout } = await run(
+    process.execPath,
+    [join(root, 'tools/bench/dist/main.js'), '--quick', '--scenarios', 'projects', '--impls', 'mcr', '--json', json],
+    { cwd: root, timeout: 60_000 },
+  );
   expect(stdout).toContain('Milo projects engaged in one process (mcr MiloProvider, project mode; 100 ready projects');
   expect(stdout).toContain('milo-os/milo#631');
   const report = JSON.parse(await readFile(json, 'utf8')) as {
@@ -79,7 +85,9 @@ test('--quick projects engages every Milo project and reports memory per project
 }, 70_000);
 
 test('bad options exit 2 with the usage', async () => {
-  const err = await run(process.execPath, [join(root, 'tools/bench/dist/main.js'), '--scenarios', 'nope'], { cwd: root }).catch((e: unknown) => e);
+  const err = await run(process.execPath, [join(root, 'tools/bench/dist/main.js'), '--scenarios', 'nope'], { cwd: root }).catch(
+    (e: unknown) => e,
+  );
   expect(err).toMatchObject({ code: 2 });
   expect((err as { stderr: string }).stderr).toMatch(/--scenarios takes a comma-separated subset[\s\S]*Usage: npm run bench/);
 });

@@ -19,7 +19,12 @@ export class JsonLineProcess {
   private exitError: Error | undefined;
   readonly exited: Promise<number | null>;
 
-  constructor(readonly label: string, command: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env) {
+  constructor(
+    readonly label: string,
+    command: string,
+    args: readonly string[],
+    env: NodeJS.ProcessEnv = process.env,
+  ) {
     this.child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'], env });
     this.child.stderr!.on('data', (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + chunk.toString()).slice(-stderrTailBytes);
@@ -108,8 +113,14 @@ export class JsonLineProcess {
         reject(new BenchTimeoutError(`${this.label}: no reply to "${cmd}" after ${timeoutMs} ms`));
       }, timeoutMs);
       this.pending.set(id, {
-        resolve: (m) => { clearTimeout(timer); resolve(m as T); },
-        reject: (e) => { clearTimeout(timer); reject(e); },
+        resolve: (m) => {
+          clearTimeout(timer);
+          resolve(m as T);
+        },
+        reject: (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
       });
       this.child.stdin!.write(`${JSON.stringify({ id, cmd })}\n`);
     });

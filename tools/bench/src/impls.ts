@@ -48,7 +48,9 @@ export async function buildGoBaseline(timeoutMs = 15 * 60_000): Promise<GoBaseli
     });
   } catch (err) {
     if ((err as { killed?: boolean }).killed) {
-      return { skipped: `go build of tools/go-baseline did not finish within ${timeoutMs / 1000} s (cold Go build cache; a full \`npm run bench\` or \`go build\` in tools/go-baseline fills it)` };
+      return {
+        skipped: `go build of tools/go-baseline did not finish within ${timeoutMs / 1000} s (cold Go build cache; a full \`npm run bench\` or \`go build\` in tools/go-baseline fills it)`,
+      };
     }
     const detail = (err as { stderr?: string }).stderr?.trim().split('\n').slice(-5).join('\n') ?? String(err);
     return { skipped: `go build of tools/go-baseline failed: ${detail}` };

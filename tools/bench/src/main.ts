@@ -99,7 +99,11 @@ async function main(): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const report = await runBench(args, (s) => process.stdout.write(s), (s) => process.stderr.write(`${s}\n`));
+  const report = await runBench(
+    args,
+    (s) => process.stdout.write(s),
+    (s) => process.stderr.write(`${s}\n`),
+  );
   if (args.json) await writeFile(args.json, `${JSON.stringify(report, null, 2)}\n`);
   const failed = report.failures.length > 0 || report.scenarios.some((s) => s.errors.length > 0);
   return failed ? 1 : 0;

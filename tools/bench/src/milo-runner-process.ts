@@ -12,7 +12,14 @@ export class MiloRunnerProcess {
 
   static async start(kubeconfigPath: string, projects: number, objects: number): Promise<MiloRunnerProcess> {
     const proc = new JsonLineProcess('mcr milo runner', process.execPath, [
-      '--expose-gc', runnerScript, '--kubeconfig', kubeconfigPath, '--projects', String(projects), '--objects', String(objects),
+      '--expose-gc',
+      runnerScript,
+      '--kubeconfig',
+      kubeconfigPath,
+      '--projects',
+      String(projects),
+      '--objects',
+      String(objects),
     ]);
     const runner = new MiloRunnerProcess(proc);
     try {

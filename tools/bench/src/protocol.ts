@@ -15,18 +15,52 @@ export interface RunnerCommand {
 }
 
 /** Sent once, when the runner's manager (or informers) is running and watching for clusters. */
-export interface ReadyMessage { type: 'ready'; impl: string; pid: number }
+export interface ReadyMessage {
+  type: 'ready';
+  impl: string;
+  pid: number;
+}
 /** Sent the first time a cluster is reconciled; `t` in µs since the epoch. */
-export interface FirstReconcileMessage { type: 'first'; cluster: string; t: number }
+export interface FirstReconcileMessage {
+  type: 'first';
+  cluster: string;
+  t: number;
+}
 
-export interface EngagedReply { id: number; type: 'engaged'; clusters: number }
-export interface ResetReply { id: number; type: 'reset'; cpuMs: number }
+export interface EngagedReply {
+  id: number;
+  type: 'engaged';
+  clusters: number;
+}
+export interface ResetReply {
+  id: number;
+  type: 'reset';
+  cpuMs: number;
+}
 /** Reconciles since the last reset, and the event → reconcile latency of each (µs) that carried a sent-at stamp. */
-export interface StatsReply { id: number; type: 'stats'; reconciles: number; samples: number[]; cpuMs: number }
+export interface StatsReply {
+  id: number;
+  type: 'stats';
+  reconciles: number;
+  samples: number[];
+  cpuMs: number;
+}
 /** Measured after forcing garbage collection. */
-export interface MemoryReply { id: number; type: 'memory'; heapBytes: number; rssBytes: number }
-export interface StopReply { id: number; type: 'stop' }
-export interface ErrorReply { id: number; type: 'error'; message: string }
+export interface MemoryReply {
+  id: number;
+  type: 'memory';
+  heapBytes: number;
+  rssBytes: number;
+}
+export interface StopReply {
+  id: number;
+  type: 'stop';
+}
+export interface ErrorReply {
+  id: number;
+  type: 'error';
+  message: string;
+}
 
 export type RunnerReply = EngagedReply | ResetReply | StatsReply | MemoryReply | StopReply | ErrorReply;
 export type RunnerMessage = ReadyMessage | FirstReconcileMessage | RunnerReply;

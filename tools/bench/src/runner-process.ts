@@ -31,14 +31,22 @@ export class RunnerProcess {
   readonly firsts = new Map<string, number>();
   private readonly proc: JsonLineProcess;
 
-  private constructor(readonly impl: ImplSpec, opts: RunnerOptions) {
+  private constructor(
+    readonly impl: ImplSpec,
+    opts: RunnerOptions,
+  ) {
     this.proc = new JsonLineProcess(`${impl.name} runner`, impl.command, [
       ...impl.args,
-      '--provider', opts.provider,
-      '--dir', opts.dir,
-      '--host-kubeconfig', opts.hostKubeconfig,
-      '--namespace', opts.namespace,
-      '--concurrency', String(opts.concurrency),
+      '--provider',
+      opts.provider,
+      '--dir',
+      opts.dir,
+      '--host-kubeconfig',
+      opts.hostKubeconfig,
+      '--namespace',
+      opts.namespace,
+      '--concurrency',
+      String(opts.concurrency),
     ]);
     this.proc.onMessage((m) => {
       if (m.type === 'first' && typeof m['cluster'] === 'string' && typeof m['t'] === 'number') {

@@ -29,11 +29,21 @@ export function summarize(samples: readonly number[]): Summary {
 }
 
 /** The median of a few repeated measurements, with their range. */
-export interface Spread { median: number; min: number; max: number; samples: number[] }
+export interface Spread {
+  median: number;
+  min: number;
+  max: number;
+  samples: number[];
+}
 
 export function spread(samples: readonly number[]): Spread {
   const sorted = [...samples].sort((a, b) => a - b);
-  return { median: percentile(sorted, 50), min: sorted[0] ?? Number.NaN, max: sorted[sorted.length - 1] ?? Number.NaN, samples: [...samples] };
+  return {
+    median: percentile(sorted, 50),
+    min: sorted[0] ?? Number.NaN,
+    max: sorted[sorted.length - 1] ?? Number.NaN,
+    samples: [...samples],
+  };
 }
 
 /** µs samples to ms summary. */

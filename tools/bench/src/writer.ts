@@ -27,7 +27,10 @@ const tickMs = 5;
 export class UpdateWriter {
   private cursor = 0;
 
-  private constructor(private readonly transports: Transport[], private readonly objects: number) {}
+  private constructor(
+    private readonly transports: Transport[],
+    private readonly objects: number,
+  ) {}
 
   /** Writes to members 0..clusters-1, objects 0..objects-1 of each. */
   static async create(fleet: FleetProcess, clusters: number, objects: number): Promise<UpdateWriter> {
@@ -68,7 +71,16 @@ export class UpdateWriter {
           result.skipped++;
           continue;
         }
-        const p: Promise<void> = this.writeOne().then(() => { result.written++; }, () => { result.failed++; }).finally(() => inFlight.delete(p));
+        const p: Promise<void> = this.writeOne()
+          .then(
+            () => {
+              result.written++;
+            },
+            () => {
+              result.failed++;
+            },
+          )
+          .finally(() => inFlight.delete(p));
         inFlight.add(p);
       }
       await new Promise((r) => setTimeout(r, tickMs));
@@ -84,7 +96,14 @@ export class UpdateWriter {
     const start = performance.now();
     const worker = async (): Promise<void> => {
       while (performance.now() - start < durationMs) {
-        await this.writeOne().then(() => { result.written++; }, () => { result.failed++; });
+        await this.writeOne().then(
+          () => {
+            result.written++;
+          },
+          () => {
+            result.failed++;
+          },
+        );
       }
     };
     await Promise.all(Array.from({ length: concurrency }, worker));

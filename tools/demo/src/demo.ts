@@ -38,9 +38,12 @@ export async function runDemo(args: DemoArgs, stop: AbortSignal, out: NodeJS.Wri
     host = new KubeConfig();
     host.loadFromDefault();
     const source = args.source;
-    provider = source.kind === 'kind' ? new KindProvider(source.prefix ? { namePrefix: source.prefix } : {})
-      : source.kind === 'capi' ? new CapiProvider(source.namespace ? { namespace: source.namespace } : {})
-      : new KubeconfigFileProvider({ paths: [source.dir] });
+    provider =
+      source.kind === 'kind'
+        ? new KindProvider(source.prefix ? { namePrefix: source.prefix } : {})
+        : source.kind === 'capi'
+          ? new CapiProvider(source.namespace ? { namespace: source.namespace } : {})
+          : new KubeconfigFileProvider({ paths: [source.dir] });
   }
 
   const metrics = new PrometheusMetrics();
@@ -77,4 +80,3 @@ export async function runDemo(args: DemoArgs, stop: AbortSignal, out: NodeJS.Wri
   out.write(`summary: ${summary.reconciles} reconciles across ${summary.clusters} clusters, ${summary.errors} errors\n`);
   return summary;
 }
-

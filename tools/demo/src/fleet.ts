@@ -79,7 +79,7 @@ export class EmbeddedFleet {
 
   /** Removes the oldest member's kubeconfig, then stops its server. */
   async leave(): Promise<string | undefined> {
-    const member = this.members.values().next().value as Member | undefined;
+    const member = this.members.values().next().value;
     if (!member) return undefined;
     this.members.delete(member.name);
     await rm(member.file, { force: true });

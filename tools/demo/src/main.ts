@@ -22,7 +22,7 @@ if (!args) {
   runDemo(args, signalHandler()).then(
     () => process.exit(0),
     (err: unknown) => {
-      process.stderr.write(`demo failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+      process.stderr.write(`demo failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
       process.exit(1);
     },
   );

@@ -29,8 +29,9 @@ export async function renderTable(source: ViewSource, final = false): Promise<st
     `multicluster-runtime demo — ${uptime}s — ${engagedCount} clusters engaged — queue depth ${await source.queueDepth()}`,
     '',
     `${'CLUSTER'.padEnd(18)}${'STATE'.padEnd(12)}${'STAMP'.padStart(8)}${'MIRROR'.padStart(8)}${'ERRORS'.padStart(8)}`,
-    ...rows.map((r) =>
-      `${shortName(r.cluster).padEnd(18)}${(r.engaged ? 'engaged' : 'gone').padEnd(12)}${String(r.reconciles['stamp'] ?? 0).padStart(8)}${String(r.reconciles['mirror'] ?? 0).padStart(8)}${String(r.errors).padStart(8)}`,
+    ...rows.map(
+      (r) =>
+        `${shortName(r.cluster).padEnd(18)}${(r.engaged ? 'engaged' : 'gone').padEnd(12)}${String(r.reconciles['stamp'] ?? 0).padStart(8)}${String(r.reconciles['mirror'] ?? 0).padStart(8)}${String(r.errors).padStart(8)}`,
     ),
     '',
     `total reconciles ${stats.total()}  errors ${stats.errors()}`,
@@ -59,7 +60,14 @@ export async function runView(source: ViewSource, live: boolean, signal: AbortSi
     }
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, live ? 500 : 2_000);
-      signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+      signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        { once: true },
+      );
     });
   }
 }

@@ -53,7 +53,9 @@ if (override) {
   const name = command.slice('get kubeconfig '.length);
   const kubeconfig = clusters[name];
   if (kubeconfig === undefined) {
-    process.stderr.write(`ERROR: could not locate any control plane nodes for cluster named '${name}'. Use the --name option to select a different cluster\n`);
+    process.stderr.write(
+      `ERROR: could not locate any control plane nodes for cluster named '${name}'. Use the --name option to select a different cluster\n`,
+    );
     process.exit(1);
   }
   process.stdout.write(kubeconfig);

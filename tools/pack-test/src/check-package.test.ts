@@ -12,7 +12,9 @@ import { packPackage, type PackedPackage } from './packed-package.js';
 import { readManifest, repoRoot, type Manifest } from './workspace.js';
 
 let work: string;
-beforeAll(() => { work = mkdtempSync(join(tmpdir(), 'pack-check-')); });
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'pack-check-'));
+});
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** A package folder holding `manifest` and `files`, packed with the real `npm pack`. */
@@ -31,7 +33,7 @@ async function pack(manifest: Manifest, files: Record<string, string>): Promise<
 const realProvider = () => readManifest(join(repoRoot, 'packages/provider-kubeconfig'));
 const goodFiles = {
   'README.md': '# x\n',
-  'LICENSE': 'Apache-2.0\n',
+  LICENSE: 'Apache-2.0\n',
   'src/index.ts': "export { watch } from 'chokidar';\n",
   'src/index.test.ts': 'test\n',
   'dist/index.js': "export { watch } from 'chokidar';\nimport '@multicluster-runtime/core';\n",
@@ -51,10 +53,7 @@ describe('checkPackedPackage', () => {
     m.files = ['src', 'README.md'];
     const problems = checkPackedPackage(await pack(m, goodFiles));
     expect(problems.filter((p) => p.rule === 'missing-target').map((p) => p.message)).toEqual(
-      expect.arrayContaining([
-        expect.stringContaining('./dist/index.d.ts'),
-        expect.stringContaining('./dist/index.js'),
-      ]),
+      expect.arrayContaining([expect.stringContaining('./dist/index.d.ts'), expect.stringContaining('./dist/index.js')]),
     );
   });
 
@@ -105,7 +104,10 @@ describe('checkPackedPackage', () => {
       'dist/index.test.js': 'export {};\n',
     };
     expect(rules(await pack(m, files)).sort()).toEqual([
-      'shipped-test-file', 'shipped-test-file', 'shipped-test-file', 'stale-build-output',
+      'shipped-test-file',
+      'shipped-test-file',
+      'shipped-test-file',
+      'stale-build-output',
     ]);
   });
 
@@ -118,7 +120,12 @@ describe('checkPackedPackage', () => {
     delete files['LICENSE'];
     const problems = checkPackedPackage(await pack(m, files), { relDir: 'packages/elsewhere' });
     expect(problems.map((p) => p.rule).sort()).toEqual([
-      'missing-field', 'missing-field', 'missing-field', 'missing-field', 'missing-field', 'missing-file',
+      'missing-field',
+      'missing-field',
+      'missing-field',
+      'missing-field',
+      'missing-field',
+      'missing-file',
     ]);
     expect(checkPackedPackage(await pack({ ...m, private: true }, files))).toEqual([]);
   });

@@ -23,7 +23,10 @@ export function checkPackedPackage(pkg: PackedPackage, options: { relDir?: strin
   const m = pkg.manifest;
 
   checkExports(m.exports, files, add);
-  for (const [field, target] of [['main', m.main], ['types', m.types]] as const) {
+  for (const [field, target] of [
+    ['main', m.main],
+    ['types', m.types],
+  ] as const) {
     if (target !== undefined && !files.has(normalize(target))) add('missing-target', `"${field}": ${target} is not in the tarball`);
   }
   const bins = typeof m.bin === 'string' ? { [m.name]: m.bin } : (m.bin ?? {});
@@ -64,9 +67,7 @@ function checkExports(exports: unknown, files: Set<string>, add: Add): void {
     if (typeof node === 'string') {
       if (!node.startsWith('./')) add('bad-target', `${where}: ${node} must start with "./"`);
       const path = normalize(node);
-      const found = path.includes('*')
-        ? [...files].some((f) => globToRegExp(path).test(f))
-        : files.has(path);
+      const found = path.includes('*') ? [...files].some((f) => globToRegExp(path).test(f)) : files.has(path);
       if (!found) add('missing-target', `${where}: ${node} is not in the tarball`);
       return;
     }
@@ -90,7 +91,8 @@ function checkExports(exports: unknown, files: Set<string>, add: Add): void {
         add('condition-order', `${where}: "default" must be the last condition`);
       }
       const types = (node as Record<string, unknown>).types;
-      if (typeof types === 'string' && !/\.d\.[cm]?ts$/.test(types)) add('bad-target', `${where}.types: ${types} is not a declaration file`);
+      if (typeof types === 'string' && !/\.d\.[cm]?ts$/.test(types))
+        add('bad-target', `${where}.types: ${types} is not a declaration file`);
     } else if (!keys.every((k) => k.startsWith('.'))) {
       add('bad-target', `${where}: mixes subpaths and conditions`);
     }
@@ -111,7 +113,9 @@ function globToRegExp(pattern: string): RegExp {
 function checkDependencies(pkg: PackedPackage, add: Add): void {
   const m = pkg.manifest;
   const declared = new Set([
-    ...Object.keys(m.dependencies ?? {}), ...Object.keys(m.peerDependencies ?? {}), ...Object.keys(m.optionalDependencies ?? {}),
+    ...Object.keys(m.dependencies ?? {}),
+    ...Object.keys(m.peerDependencies ?? {}),
+    ...Object.keys(m.optionalDependencies ?? {}),
   ]);
   const used = new Set<string>();
   for (const f of pkg.files) {

@@ -4,7 +4,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 
-export interface Exit { code: number | null; signal: NodeJS.Signals | null }
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
 
 export class RunningProgram {
   private out = '';
@@ -13,10 +16,17 @@ export class RunningProgram {
 
   constructor(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }) {
     this.child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    this.child.stdout?.setEncoding('utf8').on('data', (s: string) => { this.out += s; });
-    this.child.stderr?.setEncoding('utf8').on('data', (s: string) => { this.out += s; });
+    this.child.stdout?.setEncoding('utf8').on('data', (s: string) => {
+      this.out += s;
+    });
+    this.child.stderr?.setEncoding('utf8').on('data', (s: string) => {
+      this.out += s;
+    });
     this.exited = new Promise((resolve) => {
-      this.child.on('error', (err) => { this.out += `\n[spawn error] ${err.message}\n`; resolve({ code: null, signal: null }); });
+      this.child.on('error', (err) => {
+        this.out += `\n[spawn error] ${err.message}\n`;
+        resolve({ code: null, signal: null });
+      });
       this.child.on('close', (code, signal) => resolve({ code, signal }));
     });
   }

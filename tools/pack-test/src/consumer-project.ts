@@ -14,7 +14,11 @@ const run = promisify(execFile);
 
 export class ConsumerProjectError extends Error {
   override readonly name = 'ConsumerProjectError';
-  constructor(readonly dir: string, what: string, output: string) {
+  constructor(
+    readonly dir: string,
+    what: string,
+    output: string,
+  ) {
     super(`${what} in ${dir}:\n${output.trim().split('\n').slice(-40).join('\n')}`);
   }
 }
@@ -30,7 +34,10 @@ function installedVersion(name: string): string {
  * and @types/node for type-checking; then runs `npm install`.
  */
 export async function createConsumerProject(
-  dir: string, packages: string[], tarballs: ReadonlyMap<string, PackedPackage>, signal?: AbortSignal,
+  dir: string,
+  packages: string[],
+  tarballs: ReadonlyMap<string, PackedPackage>,
+  signal?: AbortSignal,
 ): Promise<void> {
   mkdirSync(dir, { recursive: true });
   const dependencies: Record<string, string> = { '@kubernetes/client-node': `^${installedVersion('@kubernetes/client-node')}` };
@@ -39,18 +46,28 @@ export async function createConsumerProject(
     if (!packed) throw new ConsumerProjectError(dir, `no tarball for packages/${p}`, '');
     dependencies[packed.manifest.name] = `file:${packed.tarball}`;
   }
-  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({
-    name: 'readme-consumer',
-    private: true,
-    type: 'module',
-    dependencies,
-    devDependencies: { '@types/node': installedVersion('@types/node') },
-    overrides: readManifest(repoRoot).overrides ?? {},
-  }, null, 2)}\n`);
+  writeFileSync(
+    join(dir, 'package.json'),
+    `${JSON.stringify(
+      {
+        name: 'readme-consumer',
+        private: true,
+        type: 'module',
+        dependencies,
+        devDependencies: { '@types/node': installedVersion('@types/node') },
+        overrides: readManifest(repoRoot).overrides ?? {},
+      },
+      null,
+      2,
+    )}\n`,
+  );
   writeConsumerTsconfig(dir);
   try {
     await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
-      cwd: dir, signal, maxBuffer: 16 * 1024 * 1024, env: npmEnv(),
+      cwd: dir,
+      signal,
+      maxBuffer: 16 * 1024 * 1024,
+      env: npmEnv(),
     });
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string };
@@ -64,21 +81,28 @@ export async function createConsumerProject(
  * checking declaration files themselves (several seconds), for the quick in-repo run.
  */
 export function writeConsumerTsconfig(dir: string, options: { checkDeclarations?: boolean } = {}): void {
-  writeFileSync(join(dir, 'tsconfig.json'), `${JSON.stringify({
-    compilerOptions: {
-      strict: true,
-      target: 'ES2022',
-      module: 'NodeNext',
-      moduleResolution: 'NodeNext',
-      verbatimModuleSyntax: true,
-      noEmit: true,
-      types: ['node'],
-      // Our declarations are checked under the consumer's strict settings; other packages' are not our business
-      // (client-node's need @types/ws, for one): typecheckProject drops diagnostics in other node_modules.
-      skipLibCheck: options.checkDeclarations === false,
-    },
-    include: ['*.ts'],
-  }, null, 2)}\n`);
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    `${JSON.stringify(
+      {
+        compilerOptions: {
+          strict: true,
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          verbatimModuleSyntax: true,
+          noEmit: true,
+          types: ['node'],
+          // Our declarations are checked under the consumer's strict settings; other packages' are not our business
+          // (client-node's need @types/ws, for one): typecheckProject drops diagnostics in other node_modules.
+          skipLibCheck: options.checkDeclarations === false,
+        },
+        include: ['*.ts'],
+      },
+      null,
+      2,
+    )}\n`,
+  );
 }
 
 /**
@@ -97,7 +121,9 @@ function npmEnv(): NodeJS.ProcessEnv {
 export async function importInProject(dir: string, specifier: string, signal?: AbortSignal): Promise<string> {
   try {
     await run(process.execPath, ['--input-type=module', '--eval', `await import(${JSON.stringify(specifier)});`], {
-      cwd: dir, signal, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: dir },
+      cwd: dir,
+      signal,
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: dir },
     });
     return '';
   } catch (err) {
@@ -113,7 +139,9 @@ export async function importInProject(dir: string, specifier: string, signal?: A
 export async function typecheckProject(dir: string, signal?: AbortSignal): Promise<string> {
   try {
     await run(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', dir, '--pretty', 'false'], {
-      cwd: dir, signal, maxBuffer: 16 * 1024 * 1024,
+      cwd: dir,
+      signal,
+      maxBuffer: 16 * 1024 * 1024,
     });
     return '';
   } catch (err) {

@@ -11,7 +11,10 @@ import { readmeExample } from './readme-example.js';
 
 export class ExampleTranspileError extends Error {
   override readonly name = 'ExampleTranspileError';
-  constructor(readonly readmePath: string, details: string) {
+  constructor(
+    readonly readmePath: string,
+    details: string,
+  ) {
     super(`the example in ${readmePath} does not parse: ${details}`);
   }
 }

@@ -20,7 +20,10 @@ export interface LintResult {
 async function lint(bin: string, args: string[], signal?: AbortSignal): Promise<LintResult> {
   try {
     const { stdout, stderr } = await run(join(repoRoot, 'node_modules/.bin', bin), args, {
-      cwd: repoRoot, signal, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+      cwd: repoRoot,
+      signal,
+      maxBuffer: 16 * 1024 * 1024,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
     });
     return { ok: true, output: `${stdout}${stderr}` };
   } catch (err) {

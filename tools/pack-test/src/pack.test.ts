@@ -31,20 +31,26 @@ const scenario = (readme: string): ExampleScenario => {
   return found;
 };
 
-interface ConsumerSpec { name: string; packages: string[]; examples: ExampleScenario[] }
+interface ConsumerSpec {
+  name: string;
+  packages: string[];
+  examples: ExampleScenario[];
+}
 
 /** Each consumer project: what it installs from tarballs, and the README examples it type-checks and runs. */
 const projects: ConsumerSpec[] = [
   { name: 'core', packages: ['core'], examples: [scenario('packages/core/README.md')] },
   { name: 'envtest', packages: ['envtest'], examples: [scenario('packages/envtest/README.md')] },
   {
-    name: 'core + provider-kubeconfig', packages: ['core', 'provider-kubeconfig'],
+    name: 'core + provider-kubeconfig',
+    packages: ['core', 'provider-kubeconfig'],
     examples: [scenario('packages/provider-kubeconfig/README.md'), scenario('README.md')],
   },
   { name: 'core + provider-kind', packages: ['core', 'provider-kind'], examples: [scenario('packages/provider-kind/README.md')] },
   { name: 'core + provider-capi', packages: ['core', 'provider-capi'], examples: [scenario('packages/provider-capi/README.md')] },
   {
-    name: 'core + provider-kcp-apiexport', packages: ['core', 'provider-kcp-apiexport'],
+    name: 'core + provider-kcp-apiexport',
+    packages: ['core', 'provider-kcp-apiexport'],
     examples: [scenario('packages/provider-kcp-apiexport/README.md')],
   },
   { name: 'core + provider-milo', packages: ['core', 'provider-milo'], examples: [scenario('packages/provider-milo/README.md')] },
@@ -143,17 +149,28 @@ describe('installed from tarballs alone, each package imports, type-checks and r
 describe('a package with a broken manifest fails the same steps', () => {
   const victim = 'provider-kubeconfig';
   const breakages: { name: string; rule: string; edit(m: Manifest): void }[] = [
-    { name: '"files" leaves out dist/', rule: 'missing-target', edit: (m) => { m.files = ['src', '!src/**/*.test.ts']; } },
     {
-      name: '"exports" points at files that do not exist', rule: 'missing-target',
-      edit: (m) => { m.exports = { '.': { types: './dist/main.d.ts', default: './dist/main.js' }, './package.json': './package.json' }; },
+      name: '"files" leaves out dist/',
+      rule: 'missing-target',
+      edit: (m) => {
+        m.files = ['src', '!src/**/*.test.ts'];
+      },
+    },
+    {
+      name: '"exports" points at files that do not exist',
+      rule: 'missing-target',
+      edit: (m) => {
+        m.exports = { '.': { types: './dist/main.d.ts', default: './dist/main.js' }, './package.json': './package.json' };
+      },
     },
   ];
 
   for (const [i, breakage] of breakages.entries()) {
     it(breakage.name, async () => {
       const spec: ConsumerSpec = {
-        name: `broken ${i} ${victim}`, packages: ['core', victim], examples: [scenario(`packages/${victim}/README.md`)],
+        name: `broken ${i} ${victim}`,
+        packages: ['core', victim],
+        examples: [scenario(`packages/${victim}/README.md`)],
       };
       const original = packages.find((p) => p.relDir === `packages/${victim}`)!;
       const copy = mkdtempSync(join(work, 'broken-'));

@@ -21,19 +21,27 @@ export interface PackedPackage {
 
 export class PackFailedError extends Error {
   override readonly name = 'PackFailedError';
-  constructor(readonly dir: string, readonly stderr: string) {
+  constructor(
+    readonly dir: string,
+    readonly stderr: string,
+  ) {
     super(`npm pack failed in ${dir}: ${stderr.trim().split('\n').slice(-5).join(' | ')}`);
   }
 }
 
-interface NpmPackEntry { filename: string; files: { path: string }[] }
+interface NpmPackEntry {
+  filename: string;
+  files: { path: string }[];
+}
 
 /** Packs `dir` into `destination`. Lifecycle scripts are skipped: the build happens once, before packing. */
 export async function packPackage(dir: string, destination: string, signal?: AbortSignal): Promise<PackedPackage> {
   let stdout: string;
   try {
     ({ stdout } = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', destination], {
-      cwd: dir, signal, maxBuffer: 64 * 1024 * 1024,
+      cwd: dir,
+      signal,
+      maxBuffer: 64 * 1024 * 1024,
     }));
   } catch (err) {
     throw new PackFailedError(dir, (err as { stderr?: string }).stderr ?? String(err));

@@ -37,12 +37,17 @@ afterAll(() => rmSync(programs, { recursive: true, force: true }));
 
 describe('README examples run as written', () => {
   it('covers the README of every published package', () => {
-    const published = workspacePackages().filter((p) => !p.manifest.private).map((p) => `${p.relDir}/README.md`);
+    const published = workspacePackages()
+      .filter((p) => !p.manifest.private)
+      .map((p) => `${p.relDir}/README.md`);
     for (const readme of published) expect(existsSync(join(repoRoot, readme)), `${readme} is missing`).toBe(true);
-    expect(published.filter((r) => !readmeScenarios.some((s) => s.readme === r)), 'READMEs without a scenario').toEqual([]);
+    expect(
+      published.filter((r) => !readmeScenarios.some((s) => s.readme === r)),
+      'READMEs without a scenario',
+    ).toEqual([]);
   });
 
-  it('type-check against the packages\' declarations, as a strict user project', async () => {
+  it("type-check against the packages' declarations, as a strict user project", async () => {
     for (const s of readmeScenarios) writeExample(join(repoRoot, s.readme), programs, s.readme.replace(/\W+/g, '-'));
     expect(await typecheckProject(programs)).toBe('');
   });

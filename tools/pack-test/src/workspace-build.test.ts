@@ -6,7 +6,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { removeOrphanedOutput, stalePackages } from './workspace-build.js';
 
 let root: string;
-beforeEach(() => { root = mkdtempSync(join(tmpdir(), 'pack-build-')); });
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'pack-build-'));
+});
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 function write(path: string, mtimeSeconds = 1_000): void {

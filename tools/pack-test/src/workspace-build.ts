@@ -13,7 +13,10 @@ const run = promisify(execFile);
 
 export class BuildFailedError extends Error {
   override readonly name = 'BuildFailedError';
-  constructor(readonly projects: string[], output: string) {
+  constructor(
+    readonly projects: string[],
+    output: string,
+  ) {
     super(`tsc -b ${projects.join(' ')} failed:\n${output.trim().split('\n').slice(0, 30).join('\n')}`);
   }
 }
@@ -34,7 +37,9 @@ export async function buildIfStale(names: string[], signal?: AbortSignal): Promi
   const projects = stale.map((n) => `packages/${n}`);
   try {
     await run(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-b', ...projects], {
-      cwd: repoRoot, signal, maxBuffer: 16 * 1024 * 1024,
+      cwd: repoRoot,
+      signal,
+      maxBuffer: 16 * 1024 * 1024,
     });
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string };

@@ -23,7 +23,11 @@ class TestProvider implements ProviderRunnable {
   private aware!: Aware;
   private readonly started: Promise<void>;
   private markStarted!: () => void;
-  constructor() { this.started = new Promise((r) => { this.markStarted = r; }); }
+  constructor() {
+    this.started = new Promise((r) => {
+      this.markStarted = r;
+    });
+  }
   async start(signal: AbortSignal, aware: Aware): Promise<void> {
     this.aware = aware;
     this.markStarted();
@@ -34,7 +38,9 @@ class TestProvider implements ProviderRunnable {
     await this.started;
     await this.set.add(name, newCluster(kubeconfigOf(member.server), { name, logger: silentLogger }), this.aware);
   }
-  get(name: ClusterName): Promise<Cluster> { return this.set.get(name); }
+  get(name: ClusterName): Promise<Cluster> {
+    return this.set.get(name);
+  }
   indexField: ClusterSet['indexField'] = (k, f, e) => this.set.indexField(k, f, e);
 }
 
@@ -69,17 +75,26 @@ describe('builder over API servers', () => {
     const client = local.cluster.client;
     const mgr = await managerOn(local);
     const calls: string[] = [];
-    controllerManagedBy(mgr).for(configMaps).owns(secrets).complete(async (req) => { calls.push(key(req)); });
+    controllerManagedBy(mgr)
+      .for(configMaps)
+      .owns(secrets)
+      .complete(async (req) => {
+        calls.push(key(req));
+      });
     start(mgr);
     const owner = await client.create(configMap('owner'));
     await expect.poll(() => calls).toContain('/default/owner');
     const ownerRef = { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata.uid! };
     await client.create({
-      apiVersion: 'v1', kind: 'Secret', metadata: { namespace: 'default', name: 'owned', ownerReferences: [{ ...ownerRef, controller: true }] },
-    } as KubeObject);
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { namespace: 'default', name: 'owned', ownerReferences: [{ ...ownerRef, controller: true }] },
+    });
     await client.create({
-      apiVersion: 'v1', kind: 'Secret', metadata: { namespace: 'default', name: 'referenced', ownerReferences: [{ ...ownerRef, name: 'other', controller: false }] },
-    } as KubeObject);
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { namespace: 'default', name: 'referenced', ownerReferences: [{ ...ownerRef, name: 'other', controller: false }] },
+    });
     await expect.poll(() => calls.filter((c) => c === '/default/owner').length).toBeGreaterThanOrEqual(2);
     expect(calls).not.toContain('/default/other');
     expect(calls).not.toContain('/default/owned');
@@ -92,10 +107,18 @@ describe('builder over API servers', () => {
     const mgr = await managerOn(local, provider);
     const providerOnly: string[] = [];
     const both: string[] = [];
-    controllerManagedBy(mgr).named('provider-only').for(configMaps, { clusterFilter: (name) => name !== 'west' })
-      .complete(async (req) => { providerOnly.push(key(req)); });
-    controllerManagedBy(mgr).named('both').for(configMaps, { engageWithLocalCluster: true }, { clusterFilter: () => true })
-      .complete(async (req) => { both.push(key(req)); });
+    controllerManagedBy(mgr)
+      .named('provider-only')
+      .for(configMaps, { clusterFilter: (name) => name !== 'west' })
+      .complete(async (req) => {
+        providerOnly.push(key(req));
+      });
+    controllerManagedBy(mgr)
+      .named('both')
+      .for(configMaps, { engageWithLocalCluster: true }, { clusterFilter: () => true })
+      .complete(async (req) => {
+        both.push(key(req));
+      });
     start(mgr);
     await provider.add('east', east);
     await provider.add('west', west);
@@ -109,11 +132,26 @@ describe('builder over API servers', () => {
     const mgr = await managerOn(local);
     const calls: string[] = [];
     let sawData = false;
-    controllerManagedBy(mgr).named('filtered').for(configMaps, { metadataOnly: true }, {
-      predicates: [{ create: (e) => { if ('data' in e.object) sawData = true; return true; } }],
-    })
+    controllerManagedBy(mgr)
+      .named('filtered')
+      .for(
+        configMaps,
+        { metadataOnly: true },
+        {
+          predicates: [
+            {
+              create: (e) => {
+                if ('data' in e.object) sawData = true;
+                return true;
+              },
+            },
+          ],
+        },
+      )
       .withEventFilter({ create: (e) => e.object.metadata.name !== 'ignored' })
-      .complete(async (req) => { calls.push(key(req)); });
+      .complete(async (req) => {
+        calls.push(key(req));
+      });
     start(mgr);
     await local.cluster.client.create(configMap('ignored', { a: 'b' }));
     await local.cluster.client.create(configMap('kept', { a: 'b' }));
@@ -131,8 +169,14 @@ describe('builder over API servers', () => {
       calls.push(key(req));
       await mgr.getCluster('vanished');
     };
-    controllerManagedBy(mgr).named('wrapped').for(configMaps).complete((req) => gone(wrapped, req));
-    controllerManagedBy(mgr).named('unwrapped').for(configMaps).withClusterNotFoundWrapper(false)
+    controllerManagedBy(mgr)
+      .named('wrapped')
+      .for(configMaps)
+      .complete((req) => gone(wrapped, req));
+    controllerManagedBy(mgr)
+      .named('unwrapped')
+      .for(configMaps)
+      .withClusterNotFoundWrapper(false)
       .complete((req) => gone(unwrapped, req));
     start(mgr);
     await local.cluster.client.create(configMap('x'));
@@ -147,10 +191,18 @@ describe('builder over API servers', () => {
     const provider = new TestProvider();
     const mgr = await managerOn(local, provider);
     const calls: string[] = [];
-    controllerManagedBy(mgr).named('aggregate')
+    controllerManagedBy(mgr)
+      .named('aggregate')
       .for(configMaps, { engageWithLocalCluster: true, engageWithProviderClusters: false })
-      .watches(configMaps, enqueueRequestsFromMapFunc((cm, ctx) => [{ clusterName: '', namespace: 'default', name: `from-${ctx.clusterName}-${cm.metadata.name}` }]))
-      .complete(async (req) => { calls.push(key(req)); });
+      .watches(
+        configMaps,
+        enqueueRequestsFromMapFunc((cm, ctx) => [
+          { clusterName: '', namespace: 'default', name: `from-${ctx.clusterName}-${cm.metadata.name}` },
+        ]),
+      )
+      .complete(async (req) => {
+        calls.push(key(req));
+      });
     start(mgr);
     await provider.add('east', east);
     await east.cluster.client.create(configMap('remote'));

@@ -7,7 +7,13 @@ import { ScriptedCluster } from '../providers/clusters/scripted-cluster.test-uti
 import type { Predicate } from '../predicate/types.js';
 import { controllerManagedBy } from './builder.js';
 import {
-  AlreadyBuiltError, DuplicateControllerNameError, ForCalledTwiceError, MissingNameError, MissingReconcilerError, NoWatchesError, OwnsWithoutForError,
+  AlreadyBuiltError,
+  DuplicateControllerNameError,
+  ForCalledTwiceError,
+  MissingNameError,
+  MissingReconcilerError,
+  NoWatchesError,
+  OwnsWithoutForError,
   WatchEngagesNothingError,
 } from './errors.js';
 import { mergeWatchOptions, resolveEngagement } from './options.js';
@@ -18,7 +24,8 @@ const reconcile = async () => {};
 
 function mgr(withProvider = false) {
   return newManager(new KubeConfig(), withProvider ? new NopProvider() : undefined, {
-    localCluster: new ScriptedCluster('local'), logger: silentLogger,
+    localCluster: new ScriptedCluster('local'),
+    logger: silentLogger,
   });
 }
 
@@ -38,12 +45,17 @@ describe('builder errors', () => {
   it('rejects owns() without for(), no watches at all, and a missing reconciler', () => {
     expect(() => controllerManagedBy(mgr()).named('x').owns(secrets).complete(reconcile)).toThrow(OwnsWithoutForError);
     expect(() => controllerManagedBy(mgr()).named('x').complete(reconcile)).toThrow(NoWatchesError);
-    expect(() => controllerManagedBy(mgr()).for(configMaps).complete(undefined as never)).toThrow(MissingReconcilerError);
+    expect(() =>
+      controllerManagedBy(mgr())
+        .for(configMaps)
+        .complete(undefined as never),
+    ).toThrow(MissingReconcilerError);
   });
 
   it('rejects a watch that engages no cluster, and building twice', () => {
-    expect(() => controllerManagedBy(mgr()).for(configMaps, { engageWithLocalCluster: false }).complete(reconcile))
-      .toThrow(WatchEngagesNothingError);
+    expect(() => controllerManagedBy(mgr()).for(configMaps, { engageWithLocalCluster: false }).complete(reconcile)).toThrow(
+      WatchEngagesNothingError,
+    );
     const b = controllerManagedBy(mgr()).for(configMaps);
     b.complete(reconcile);
     expect(() => b.complete(reconcile)).toThrow(AlreadyBuiltError);

@@ -18,7 +18,13 @@ import type { ReconcileFunc, Reconciler } from '../reconcile/types.js';
 import { kind } from '../source/kind.js';
 import type { Source } from '../source/types.js';
 import {
-  AlreadyBuiltError, DuplicateControllerNameError, ForCalledTwiceError, MissingNameError, MissingReconcilerError, NoWatchesError, OwnsWithoutForError,
+  AlreadyBuiltError,
+  DuplicateControllerNameError,
+  ForCalledTwiceError,
+  MissingNameError,
+  MissingReconcilerError,
+  NoWatchesError,
+  OwnsWithoutForError,
   WatchEngagesNothingError,
 } from './errors.js';
 import { mergeWatchOptions, resolveEngagement, type OwnsOptions, type WatchOptions } from './options.js';
@@ -75,7 +81,7 @@ export class Builder {
     this.watched.push({
       what: `watches(${kindKey(objectKind)})`,
       objectKind,
-      handler: handler as EventHandler,
+      handler: handler,
       options: mergeWatchOptions(options as WatchOptions[]),
     });
     return this;

@@ -31,7 +31,10 @@ export class CacheStoppedError extends CacheError {
 export class CacheNotSyncedError extends CacheError {
   override readonly name = 'CacheNotSyncedError';
   override readonly retryable = true;
-  constructor(readonly kind: ObjectKind, options?: { cause?: unknown }) {
+  constructor(
+    readonly kind: ObjectKind,
+    options?: { cause?: unknown },
+  ) {
     super(`informer for ${kindKey(kind)} has not synced yet (the request was aborted while waiting)`, options);
   }
 }
@@ -39,7 +42,10 @@ export class CacheNotSyncedError extends CacheError {
 /** A field selector names a field the cache cannot answer: it needs `indexField` for that kind and field first. */
 export class UnindexedFieldError extends CacheError {
   override readonly name = 'UnindexedFieldError';
-  constructor(readonly kind: ObjectKind, readonly field: string) {
+  constructor(
+    readonly kind: ObjectKind,
+    readonly field: string,
+  ) {
     super(
       `cannot select ${kindKey(kind)} by field ${JSON.stringify(field)} from the cache: no index; ` +
         `register one with indexField(kind, ${JSON.stringify(field)}, extract) (metadata.name and metadata.namespace need none)`,
@@ -50,7 +56,11 @@ export class UnindexedFieldError extends CacheError {
 /** `indexField` was called twice for the same kind and field, or for a field the cache answers by itself. */
 export class IndexConflictError extends CacheError {
   override readonly name = 'IndexConflictError';
-  constructor(readonly kind: ObjectKind, readonly field: string, reason: string) {
+  constructor(
+    readonly kind: ObjectKind,
+    readonly field: string,
+    reason: string,
+  ) {
     super(`cannot index ${kindKey(kind)} by ${JSON.stringify(field)}: ${reason}`);
   }
 }
@@ -58,7 +68,11 @@ export class IndexConflictError extends CacheError {
 /** A list option the cache cannot honour (bad selector syntax, `continue`). */
 export class InvalidListOptionsError extends CacheError {
   override readonly name = 'InvalidListOptionsError';
-  constructor(readonly option: string, reason: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly option: string,
+    reason: string,
+    options?: { cause?: unknown },
+  ) {
     super(`invalid ${option} for a cache list: ${reason}`, options);
   }
 }

@@ -60,7 +60,11 @@ async function setup(options: { server?: Parameters<typeof startApiServer>[0]; c
     ac.abort();
     await running;
   });
-  await transport.request({ method: 'POST', path: '/api/v1/namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } } });
+  await transport.request({
+    method: 'POST',
+    path: '/api/v1/namespaces',
+    body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } },
+  });
   return { server, transport, cache, queries };
 }
 
@@ -68,12 +72,17 @@ const cmPath = (name?: string) => `/api/v1/namespaces/${NS}/configmaps${name ? `
 
 function createCM(env: Env, name: string, data: Record<string, string> = {}, labels: Record<string, string> = {}): Promise<KubeObject> {
   return env.transport.request<KubeObject>({
-    method: 'POST', path: cmPath(), body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels }, data },
+    method: 'POST',
+    path: cmPath(),
+    body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels }, data },
   });
 }
 function updateCM(env: Env, name: string, data: Record<string, string>): Promise<KubeObject> {
   return env.transport.request<KubeObject>({
-    method: 'PATCH', path: cmPath(name), body: { data }, contentType: 'application/merge-patch+json',
+    method: 'PATCH',
+    path: cmPath(name),
+    body: { data },
+    contentType: 'application/merge-patch+json',
   });
 }
 function deleteCM(env: Env, name: string): Promise<KubeObject> {
@@ -122,9 +131,12 @@ describe('InformerCache against the in-memory API server', () => {
       await vi.waitFor(() => expect(env.server.stats().openWatches).toBeGreaterThanOrEqual(1), WAIT);
       env.server.faults.dropWatches();
       const name = `cm-${i % 10}`;
-      const obj = i < 10 ? await createCM(env, name, { i: String(i) })
-        : i % 7 === 0 ? await deleteCM(env, name).then(() => createCM(env, name, { i: String(i) }))
-        : await updateCM(env, name, { i: String(i) });
+      const obj =
+        i < 10
+          ? await createCM(env, name, { i: String(i) })
+          : i % 7 === 0
+            ? await deleteCM(env, name).then(() => createCM(env, name, { i: String(i) }))
+            : await updateCM(env, name, { i: String(i) });
       written.push(`${obj.metadata.name}@${obj.metadata.resourceVersion}`);
     }
     const expected = await serverState(env);
@@ -186,7 +198,7 @@ describe('InformerCache against the in-memory API server', () => {
       throw new Error('handler bug');
     };
     informer.addEventHandler({ onAdd: boom, onUpdate: boom, onDelete: boom });
-    informer.addEventHandler({ onAdd: async () => boom(), onUpdate: async () => boom() } as unknown as ResourceEventHandler);
+    informer.addEventHandler({ onAdd: async () => boom(), onUpdate: async () => boom() });
     const m = mirror();
     informer.addEventHandler(m.handler);
     for (let i = 0; i < 20; i++) await createCM(env, `cm-${i}`);
@@ -223,7 +235,9 @@ describe('InformerCache against the in-memory API server', () => {
     let secretRv = 0;
     for (let i = 0; i < 3; i++) {
       const s = await env.transport.request<KubeObject>({
-        method: 'POST', path: `/api/v1/namespaces/${NS}/secrets`, body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: `s${i}` } },
+        method: 'POST',
+        path: `/api/v1/namespaces/${NS}/secrets`,
+        body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: `s${i}` } },
       });
       secretRv = Number(s.metadata.resourceVersion);
     }

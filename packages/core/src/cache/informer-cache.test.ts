@@ -6,15 +6,24 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, isNotFound } from '../client/errors.js';
 import type { KubeObject } from '../object/types.js';
 import {
-  CacheNotStartedError, CacheNotSyncedError, CacheStoppedError, IndexConflictError, InvalidListOptionsError, UnindexedFieldError,
+  CacheNotStartedError,
+  CacheNotSyncedError,
+  CacheStoppedError,
+  IndexConflictError,
+  InvalidListOptionsError,
+  UnindexedFieldError,
 } from './errors.js';
 import { InformerCache } from './informer-cache.js';
 import { configMaps, MemoryApi, namespaces } from './testing/memory-api.js';
 
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' };
 const NS = { apiVersion: 'v1', kind: 'Namespace' };
-const cm = (namespace: string, name: string, labels: Record<string, string> = {}, data: Record<string, string> = {}): KubeObject =>
-  ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace, name, labels }, data });
+const cm = (namespace: string, name: string, labels: Record<string, string> = {}, data: Record<string, string> = {}): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { namespace, name, labels },
+  data,
+});
 
 const stops: Array<() => Promise<void>> = [];
 function startCache(cache: InformerCache): { stop: () => Promise<void>; done: Promise<void> } {
@@ -70,7 +79,8 @@ describe('InformerCache', () => {
     api.write(configMaps, cm('b', 'four', {}, { tier: 'front' }));
     await vi.waitFor(async () => expect((await cache.list(CM)).items).toHaveLength(4));
 
-    const names = async (options: Parameters<InformerCache['list']>[1]) => (await cache.list(CM, options)).items.map((o) => o.metadata.name);
+    const names = async (options: Parameters<InformerCache['list']>[1]) =>
+      (await cache.list(CM, options)).items.map((o) => o.metadata.name);
     expect(await names({ namespace: 'a' })).toEqual(['one', 'two']);
     expect(await names({ labelSelector: { app: 'web' } })).toEqual(['one', 'three']);
     expect(await names({ namespace: 'b', labelSelector: { app: 'web' } })).toEqual(['three']);
@@ -147,7 +157,11 @@ describe('InformerCache', () => {
     const full = await cache.getInformer(CM);
     expect(meta).not.toBe(full);
     await cache.waitForCacheSync(AbortSignal.timeout(5_000));
-    expect(meta.get('a', 'one')).toEqual({ apiVersion: 'v1', kind: 'ConfigMap', metadata: expect.objectContaining({ name: 'one', labels: { app: 'web' } }) });
+    expect(meta.get('a', 'one')).toEqual({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: expect.objectContaining({ name: 'one', labels: { app: 'web' } }),
+    });
     expect(full.get('a', 'one')?.['data']).toEqual({ big: 'x' });
   });
 
@@ -168,7 +182,7 @@ describe('InformerCache', () => {
     const cache = new InformerCache({ transport: api, restMapper: api });
     startCache(cache);
     const ac = new AbortController();
-    const read = cache.get(CM, { namespace: 'a', name: 'x' }, { signal: ac.signal } as never);
+    const read = cache.get(CM, { namespace: 'a', name: 'x' }, { signal: ac.signal });
     ac.abort();
     await expect(read).rejects.toBeInstanceOf(CacheNotSyncedError);
     const ac2 = new AbortController();

@@ -15,7 +15,12 @@ import { kindKey } from '../object/gvk.js';
 import type { KubeObject, ObjectKey, ObjectKind } from '../object/types.js';
 import type { Cache, IndexerFunc, Informer, InformerLease, InformerOptions } from './types.js';
 import {
-  CacheNotStartedError, CacheNotSyncedError, CacheStoppedError, IndexConflictError, InvalidListOptionsError, UnindexedFieldError,
+  CacheNotStartedError,
+  CacheNotSyncedError,
+  CacheStoppedError,
+  IndexConflictError,
+  InvalidListOptionsError,
+  UnindexedFieldError,
 } from './errors.js';
 import { parseFieldSelector, type FieldRequirement } from './field-selector.js';
 import { SharedInformer } from './informer.js';
@@ -100,10 +105,7 @@ export class InformerCache implements Cache {
     return (await untilReady(entry, options.signal)) as unknown as Informer<T>;
   }
 
-  async acquireInformer<T extends KubeObject = KubeObject>(
-    kind: ObjectKind,
-    options: InformerOptions = {},
-  ): Promise<InformerLease<T>> {
+  async acquireInformer<T extends KubeObject = KubeObject>(kind: ObjectKind, options: InformerOptions = {}): Promise<InformerLease<T>> {
     const entry = this.entry(kind, options.metadataOnly ?? false);
     entry.leases++;
     let released = false;
@@ -172,7 +174,12 @@ export class InformerCache implements Cache {
   async waitForCacheSync(signal: AbortSignal): Promise<boolean> {
     if (!(await this.waitForStart(signal))) return false;
     const informers = await Promise.all(
-      [...this.entries.values()].map((entry) => entry.ready.then((i) => ({ entry, informer: i }), () => undefined)),
+      [...this.entries.values()].map((entry) =>
+        entry.ready.then(
+          (i) => ({ entry, informer: i }),
+          () => undefined,
+        ),
+      ),
     );
     for (const item of informers) {
       if (!item || item.entry.dropped) continue;

@@ -75,8 +75,10 @@ describe('SharedInformer', () => {
     const first = new WatchChannel();
     const second = new WatchChannel();
     const source = new ScriptedSource(
-      [page([cm('kept', '1'), cm('changed', '2'), cm('gone', '3')], { resourceVersion: '3' }),
-        page([cm('kept', '1'), cm('changed', '8'), cm('new', '9')], { resourceVersion: '9' })],
+      [
+        page([cm('kept', '1'), cm('changed', '2'), cm('gone', '3')], { resourceVersion: '3' }),
+        page([cm('kept', '1'), cm('changed', '8'), cm('new', '9')], { resourceVersion: '9' }),
+      ],
       [first.step(), second.step()],
     );
     const informer = new SharedInformer({ kind, source });
@@ -99,9 +101,24 @@ describe('SharedInformer', () => {
       const logged: Array<[LogLevel, string]> = [];
       const logger = createLogger({ level: 'debug', sink: (level, msg) => logged.push([level, msg]) });
       const ch = new WatchChannel();
-      const informer = new SharedInformer({ kind, source: new ScriptedSource([page([cm('a', '1')], { resourceVersion: '1' })], [ch.step()]), logger });
-      informer.addEventHandler({ onAdd: () => { throw new Error('sync boom'); }, onUpdate: () => { throw new Error('sync boom'); } });
-      informer.addEventHandler({ onAdd: async () => { throw new Error('async boom'); } } as unknown as ResourceEventHandler);
+      const informer = new SharedInformer({
+        kind,
+        source: new ScriptedSource([page([cm('a', '1')], { resourceVersion: '1' })], [ch.step()]),
+        logger,
+      });
+      informer.addEventHandler({
+        onAdd: () => {
+          throw new Error('sync boom');
+        },
+        onUpdate: () => {
+          throw new Error('sync boom');
+        },
+      });
+      informer.addEventHandler({
+        onAdd: async () => {
+          throw new Error('async boom');
+        },
+      });
       const good = recorder();
       informer.addEventHandler(good.handler);
       run(informer);
@@ -121,12 +138,21 @@ describe('SharedInformer', () => {
 
   it('reports backoff with the last error and failure count, then recovers', async () => {
     const states: Array<[boolean, number]> = [];
-    const metrics = { ...noopMetrics, informerState: (_c: string, _k: string, watching: boolean, failures: number) => states.push([watching, failures]) };
+    const metrics = {
+      ...noopMetrics,
+      informerState: (_c: string, _k: string, watching: boolean, failures: number) => states.push([watching, failures]),
+    };
     let releaseList!: () => void;
     const listGate = new Promise<void>((resolve) => (releaseList = resolve));
     const source = new ScriptedSource(
-      [fail(httpError(503, 'etcd unavailable')), fail(httpError(503, 'etcd unavailable')),
-        async (req) => { await listGate; return page([cm('a', '1')], { resourceVersion: '1' })(req); }],
+      [
+        fail(httpError(503, 'etcd unavailable')),
+        fail(httpError(503, 'etcd unavailable')),
+        async (req) => {
+          await listGate;
+          return page([cm('a', '1')], { resourceVersion: '1' })(req);
+        },
+      ],
       [new WatchChannel().step()],
     );
     const informer = new SharedInformer({ kind, source, metrics, clusterName: 'c1', watcher: { backoff: { initialMs: 1, maxMs: 2 } } });
@@ -147,7 +173,10 @@ describe('SharedInformer', () => {
   });
 
   it('re-delivers every object as an update each resync period, only to handlers that asked', async () => {
-    const informer = new SharedInformer({ kind, source: new ScriptedSource([page([cm('a', '1'), cm('b', '2')], { resourceVersion: '2' })], [new WatchChannel().step()]) });
+    const informer = new SharedInformer({
+      kind,
+      source: new ScriptedSource([page([cm('a', '1'), cm('b', '2')], { resourceVersion: '2' })], [new WatchChannel().step()]),
+    });
     const resynced = recorder();
     const plain = recorder();
     const reg = informer.addEventHandler(resynced.handler, { resyncPeriodMs: 20 });
@@ -164,7 +193,10 @@ describe('SharedInformer', () => {
   });
 
   it('hands out frozen objects that handlers cannot change', async () => {
-    const informer = new SharedInformer({ kind, source: new ScriptedSource([page([cm('a', '1', { k: 'v' })], { resourceVersion: '1' })], [new WatchChannel().step()]) });
+    const informer = new SharedInformer({
+      kind,
+      source: new ScriptedSource([page([cm('a', '1', { k: 'v' })], { resourceVersion: '1' })], [new WatchChannel().step()]),
+    });
     let attempt: unknown;
     informer.addEventHandler({
       onAdd: (o: KubeObject) => {

@@ -74,7 +74,9 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
       ...(options.objectKey ? { objectKey: options.objectKey } : {}),
       onIndexError: (index, obj, err) => {
         this.log.error('index function threw; object left out of the index', err, {
-          index, namespace: obj.metadata.namespace, name: obj.metadata.name,
+          index,
+          namespace: obj.metadata.namespace,
+          name: obj.metadata.name,
         });
       },
     });
@@ -230,7 +232,10 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
         this.failures++;
         this.lastError = event.error;
         this.log.warn('list/watch failed, retrying', {
-          error: event.error.message, errorName: event.error.name, retryInMs: event.retryInMs, failures: this.failures,
+          error: event.error.message,
+          errorName: event.error.name,
+          retryInMs: event.retryInMs,
+          failures: this.failures,
         });
         this.setPhase('backoff');
         return;

@@ -8,7 +8,13 @@ import type { ResourceMapping } from '../client/types.js';
 export function objectNotFound(mapping: ResourceMapping, name: string): ApiError {
   const qualified = mapping.group ? `${mapping.resource}.${mapping.group}` : mapping.resource;
   return new ApiError(404, {
-    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `${qualified} "${name}" not found`,
-    reason: 'NotFound', details: { name, group: mapping.group, kind: mapping.resource }, code: 404,
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: `${qualified} "${name}" not found`,
+    reason: 'NotFound',
+    details: { name, group: mapping.group, kind: mapping.resource },
+    code: 404,
   });
 }

@@ -38,7 +38,10 @@ async function firstEvent(events: AsyncIterable<RawWatchEvent>): Promise<RawWatc
 
 describe('resourceListWatcher', () => {
   it('lists full objects typed with their resource’s apiVersion and kind', async () => {
-    const list = await resourceListWatcher(transport, mapping, { namespace: 'default' }).list({ limit: 500, signal: new AbortController().signal });
+    const list = await resourceListWatcher(transport, mapping, { namespace: 'default' }).list({
+      limit: 500,
+      signal: new AbortController().signal,
+    });
     const listed = list.items.find((s) => s.metadata.name === 'listed') as KubeObject & { data?: Record<string, string> };
     expect(listed).toMatchObject({ apiVersion: 'v1', kind: 'Secret', data: { key: 'c2VjcmV0' } });
   });

@@ -3,9 +3,12 @@ import type { KubeObject } from '../object/types.js';
 import { Store } from './store.js';
 
 const cm = (cluster: string, name: string, rv: string): KubeObject => ({
-  apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', resourceVersion: rv, annotations: { 'kcp.io/cluster': cluster } },
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: 'default', resourceVersion: rv, annotations: { 'kcp.io/cluster': cluster } },
 });
-const clusterKey = (obj: KubeObject) => `${obj.metadata.annotations?.['kcp.io/cluster'] ?? ''}|${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}`;
+const clusterKey = (obj: KubeObject) =>
+  `${obj.metadata.annotations?.['kcp.io/cluster'] ?? ''}|${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}`;
 
 describe('Store with a custom object key', () => {
   test('objects with the same namespace/name from different clusters are kept apart', () => {

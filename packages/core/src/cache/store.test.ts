@@ -91,8 +91,11 @@ describe('Store', () => {
     // Reads serve the old state until the relist is committed.
     expect(store.list().map((o) => o.metadata.name)).toEqual(['changed', 'gone', 'kept']);
     const changes = store.commitReplace();
-    expect(changes.map((c) => `${c.type}:${c.object.metadata.name}${c.type === 'delete' ? `:${c.stateUnknown}` : ''}`).sort())
-      .toEqual(['add:new', 'delete:gone:true', 'update:changed']);
+    expect(changes.map((c) => `${c.type}:${c.object.metadata.name}${c.type === 'delete' ? `:${c.stateUnknown}` : ''}`).sort()).toEqual([
+      'add:new',
+      'delete:gone:true',
+      'update:changed',
+    ]);
     expect(store.list().map((o) => o.metadata.name)).toEqual(['changed', 'kept', 'new']);
     expect(store.byIndex('k', 'x').map((o) => o.metadata.name)).toEqual(['kept']);
     expect(store.byIndex('k', 'y').map((o) => o.metadata.name)).toEqual(['changed', 'new']);

@@ -28,7 +28,11 @@ export class InitialListFailed extends WatcherError {
 /** The watch request was refused or could not connect; it is retried from the same resourceVersion. */
 export class WatchStartFailed extends WatcherError {
   override readonly name = 'WatchStartFailed';
-  constructor(resource: string, readonly resourceVersion: string, options: { cause: unknown }) {
+  constructor(
+    resource: string,
+    readonly resourceVersion: string,
+    options: { cause: unknown },
+  ) {
     super(resource, `watch from resourceVersion ${resourceVersion} could not start`, options);
   }
 }
@@ -36,7 +40,12 @@ export class WatchStartFailed extends WatcherError {
 /** An open watch stream broke (connection reset, stall, early close); it resumes from the last resourceVersion. */
 export class WatchFailed extends WatcherError {
   override readonly name = 'WatchFailed';
-  constructor(resource: string, readonly resourceVersion: string, reason: string, options?: { cause?: unknown }) {
+  constructor(
+    resource: string,
+    readonly resourceVersion: string,
+    reason: string,
+    options?: { cause?: unknown },
+  ) {
     super(resource, `watch from resourceVersion ${resourceVersion} failed: ${reason}`, options);
   }
 }
@@ -52,7 +61,10 @@ export interface WatchStatus {
 /** The server sent an ERROR event (other than 410 Gone) on the watch stream. */
 export class WatchErrorEvent extends WatcherError {
   override readonly name = 'WatchErrorEvent';
-  constructor(resource: string, readonly status: WatchStatus) {
+  constructor(
+    resource: string,
+    readonly status: WatchStatus,
+  ) {
     super(resource, `watch error event: ${status.code ?? '?'} ${status.reason ?? ''} ${status.message ?? ''}`.trimEnd());
   }
 }

@@ -67,7 +67,10 @@ describe('Watcher', () => {
     const source = new ScriptedSource(
       [page([], { resourceVersion: '10' })],
       [
-        stream([{ type: 'MODIFIED', object: obj('a', '12') }, { type: 'BOOKMARK', object: { metadata: { resourceVersion: '20' } } }]),
+        stream([
+          { type: 'MODIFIED', object: obj('a', '12') },
+          { type: 'BOOKMARK', object: { metadata: { resourceVersion: '20' } } },
+        ]),
         stream([{ type: 'DELETED', object: obj('a', '21') }]),
         stream([], 'open'),
       ],
@@ -79,7 +82,14 @@ describe('Watcher', () => {
       if (source.watchCalls.length === 3 && e.type === 'watching') break;
     }
     expect(brief(events)).toEqual([
-      'init', 'initDone@10', 'watching@10', 'apply:a', 'bookmark@20', 'watching@20', 'delete:a', 'watching@21',
+      'init',
+      'initDone@10',
+      'watching@10',
+      'apply:a',
+      'bookmark@20',
+      'watching@20',
+      'delete:a',
+      'watching@21',
     ]);
     expect(source.watchCalls.map((w) => w.resourceVersion)).toEqual(['10', '20', '21']);
     expect(source.listCalls).toHaveLength(1);
@@ -89,19 +99,36 @@ describe('Watcher', () => {
   it('relists from scratch after a 410 on a continue token, an HTTP 410 watch and a 410 ERROR event', async () => {
     const source = new ScriptedSource(
       [
-        page([obj('a', '1')], { continue: 'old' }), fail(gone),
+        page([obj('a', '1')], { continue: 'old' }),
+        fail(gone),
         page([obj('a', '1')], { resourceVersion: '10' }),
         page([obj('b', '2')], { resourceVersion: '30' }),
         page([obj('c', '3')], { resourceVersion: '40' }),
       ],
-      [fail(gone), stream([{ type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired', message: 'too old resource version: 30 (35)' } }]), stream([], 'open')],
+      [
+        fail(gone),
+        stream([{ type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired', message: 'too old resource version: 30 (35)' } }]),
+        stream([], 'open'),
+      ],
     );
     const events = await collect(source, (ev) => ev.at(-1)?.type === 'watching' && source.watchCalls.length === 3);
     expect(brief(events)).toEqual([
-      'init', 'initApply:a', 'error:ResourceGone',
-      'init', 'initApply:a', 'initDone@10', 'error:ResourceGone',
-      'init', 'initApply:b', 'initDone@30', 'watching@30', 'error:ResourceGone',
-      'init', 'initApply:c', 'initDone@40', 'watching@40',
+      'init',
+      'initApply:a',
+      'error:ResourceGone',
+      'init',
+      'initApply:a',
+      'initDone@10',
+      'error:ResourceGone',
+      'init',
+      'initApply:b',
+      'initDone@30',
+      'watching@30',
+      'error:ResourceGone',
+      'init',
+      'initApply:c',
+      'initDone@40',
+      'watching@40',
     ]);
     expect(events.filter((e) => e.type === 'error').every((e) => e.type === 'error' && e.retryInMs === 0)).toBe(true);
     expect(source.listCalls.map((l) => l.continue)).toEqual([undefined, 'old', undefined, undefined, undefined]);
@@ -121,8 +148,18 @@ describe('Watcher', () => {
       backoff: { initialMs: 1, maxMs: 8, jitter: 0 },
     });
     expect(brief(events)).toEqual([
-      'init', 'initApply:a', 'error:InitialListFailed', 'error:InitialListFailed', 'initDone@10',
-      'error:WatchStartFailed', 'watching@10', 'apply:b', 'error:WatchFailed', 'watching@11', 'error:WatchErrorEvent', 'watching@11',
+      'init',
+      'initApply:a',
+      'error:InitialListFailed',
+      'error:InitialListFailed',
+      'initDone@10',
+      'error:WatchStartFailed',
+      'watching@10',
+      'apply:b',
+      'error:WatchFailed',
+      'watching@11',
+      'error:WatchErrorEvent',
+      'watching@11',
     ]);
     const errors = events.flatMap((e) => (e.type === 'error' ? [e] : []));
     expect(errors.map((e) => e.retryInMs)).toEqual([1, 2, 4, 8, 8]);
@@ -138,7 +175,13 @@ describe('Watcher', () => {
   });
 
   it('relists when the server says the resourceVersion is too large', async () => {
-    const tooLarge = { kind: 'Status', code: 504, reason: 'Timeout', message: 'Too large resource version: 99, current: 10', details: { causes: [{ reason: 'ResourceVersionTooLarge' }] } };
+    const tooLarge = {
+      kind: 'Status',
+      code: 504,
+      reason: 'Timeout',
+      message: 'Too large resource version: 99, current: 10',
+      details: { causes: [{ reason: 'ResourceVersionTooLarge' }] },
+    };
     const source = new ScriptedSource(
       [page([], { resourceVersion: '99' }), page([], { resourceVersion: '10' })],
       [stream([{ type: 'ERROR', object: tooLarge }]), stream([], 'open')],
@@ -173,7 +216,9 @@ describe('Watcher', () => {
   it('gives up a stream that outlives its timeout (a silent stall)', async () => {
     const source = new ScriptedSource([page([], { resourceVersion: '1' })], [stream([], 'open'), stream([], 'open')]);
     const events = await collect(source, (ev) => ev.filter((e) => e.type === 'watching').length === 2, {
-      timeoutSeconds: 1, timeoutJitter: 0, stallGraceMs: 10,
+      timeoutSeconds: 1,
+      timeoutJitter: 0,
+      stallGraceMs: 10,
     });
     const failure = events.find((e) => e.type === 'error');
     expect(failure?.type === 'error' && failure.error.message).toMatch(/no end of stream 10 ms after its timeout/);
@@ -197,12 +242,15 @@ describe('Watcher', () => {
 
   it('stops in-flight requests when the consumer breaks out of the loop', async () => {
     let aborted = false;
-    const source = new ScriptedSource([page([], { resourceVersion: '1' })], [
-      async (req) => {
-        req.signal.addEventListener('abort', () => (aborted = true));
-        return stream([{ type: 'ADDED', object: obj('a', '2') }], 'open')(req);
-      },
-    ]);
+    const source = new ScriptedSource(
+      [page([], { resourceVersion: '1' })],
+      [
+        async (req) => {
+          req.signal.addEventListener('abort', () => (aborted = true));
+          return stream([{ type: 'ADDED', object: obj('a', '2') }], 'open')(req);
+        },
+      ],
+    );
     for await (const e of new Watcher(source, new AbortController().signal)) if (e.type === 'apply') break;
     expect(aborted).toBe(true);
   });

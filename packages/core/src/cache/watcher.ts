@@ -13,7 +13,13 @@ import type { KubeObject } from '../object/types.js';
 import { Backoff, type BackoffOptions } from './backoff.js';
 import type { ListWatcher, RawWatchEvent } from './list-watcher.js';
 import {
-  InitialListFailed, ResourceGone, WatchErrorEvent, WatchFailed, WatchStartFailed, type WatcherError, type WatchStatus,
+  InitialListFailed,
+  ResourceGone,
+  WatchErrorEvent,
+  WatchFailed,
+  WatchStartFailed,
+  type WatcherError,
+  type WatchStatus,
 } from './watcher-errors.js';
 
 /** Where the watcher is. `listing` keeps the continue token so a failed page is retried, not the whole list. */

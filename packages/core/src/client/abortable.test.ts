@@ -69,7 +69,9 @@ describe('linkedSignal', () => {
 describe('abortable', () => {
   it('rejects with the signal’s reason while the shared work goes on', async () => {
     let finish!: (v: string) => void;
-    const work = new Promise<string>((resolve) => { finish = resolve; });
+    const work = new Promise<string>((resolve) => {
+      finish = resolve;
+    });
     const caller = new AbortController();
     const waiting = abortable(work, caller.signal);
     caller.abort(new Error('no longer needed'));

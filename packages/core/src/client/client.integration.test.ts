@@ -68,15 +68,23 @@ describe('ApiClient verbs', () => {
 
     const merged = await client.patch<ConfigMap>(cm, { namespace: ns, name: 'a' }, { type: 'merge', body: { data: { y: 'm' } } });
     expect(merged.data).toEqual({ x: '2', y: 'm' });
-    const jsonPatched = await client.patch<ConfigMap>(cm, { namespace: ns, name: 'a' }, {
-      type: 'json',
-      body: [{ op: 'remove', path: '/data/y' }],
-    });
+    const jsonPatched = await client.patch<ConfigMap>(
+      cm,
+      { namespace: ns, name: 'a' },
+      {
+        type: 'json',
+        body: [{ op: 'remove', path: '/data/y' }],
+      },
+    );
     expect(jsonPatched.data).toEqual({ x: '2' });
-    const strategic = await client.patch<ConfigMap>(cm, { namespace: ns, name: 'a' }, {
-      type: 'strategic',
-      body: { metadata: { labels: { s: 'yes' } } },
-    });
+    const strategic = await client.patch<ConfigMap>(
+      cm,
+      { namespace: ns, name: 'a' },
+      {
+        type: 'strategic',
+        body: { metadata: { labels: { s: 'yes' } } },
+      },
+    );
     expect(strategic.metadata.labels).toEqual({ s: 'yes' });
 
     const applied = await client.apply<ConfigMap>(
@@ -135,7 +143,14 @@ describe('ApiClient verbs', () => {
     const terminating = await client.get(cm, { namespace: ns, name: 'f' });
     expect(terminating.metadata.deletionTimestamp).toBeTruthy();
     await client.patch(cm, { namespace: ns, name: 'f' }, { type: 'merge', body: { metadata: { finalizers: null } } });
-    await expect.poll(() => client.get(cm, { namespace: ns, name: 'f' }).then(() => 'present', (e: unknown) => (isNotFound(e) ? 'gone' : 'error'))).toBe('gone');
+    await expect
+      .poll(() =>
+        client.get(cm, { namespace: ns, name: 'f' }).then(
+          () => 'present',
+          (e: unknown) => (isNotFound(e) ? 'gone' : 'error'),
+        ),
+      )
+      .toBe('gone');
   });
 });
 
@@ -146,11 +161,17 @@ describe('bad input', () => {
     const sent = server.stats().requests;
     await expect(client.get(cm, { name: 'x' })).rejects.toThrow(/namespaced, so a namespace is required/);
     await expect(client.get(cm, { namespace: 'default', name: '' })).rejects.toThrow(/needs a name/);
-    await expect(client.create({ metadata: { name: 'x' } } as KubeObject)).rejects.toThrow(/no apiVersion\/kind/);
+    await expect(client.create({ metadata: { name: 'x' } })).rejects.toThrow(/no apiVersion\/kind/);
     await expect(client.update({ ...cm, metadata: { namespace: 'default' } })).rejects.toThrow(/no metadata.name/);
-    await expect(client.apply({ ...cm, metadata: { name: 'x', namespace: 'default' } }, { fieldManager: '' })).rejects.toThrow(/needs a fieldManager/);
-    await expect(client.patch(cm, { namespace: 'default', name: 'x' }, { type: 'merge', body: {} }, { force: true })).rejects.toThrow(/only allowed for server-side apply/);
-    await expect(client.patch(cm, { namespace: 'default', name: 'x' }, { type: 'yaml' as never, body: {} })).rejects.toThrow(/unknown patch type/);
+    await expect(client.apply({ ...cm, metadata: { name: 'x', namespace: 'default' } }, { fieldManager: '' })).rejects.toThrow(
+      /needs a fieldManager/,
+    );
+    await expect(client.patch(cm, { namespace: 'default', name: 'x' }, { type: 'merge', body: {} }, { force: true })).rejects.toThrow(
+      /only allowed for server-side apply/,
+    );
+    await expect(client.patch(cm, { namespace: 'default', name: 'x' }, { type: 'yaml' as never, body: {} })).rejects.toThrow(
+      /unknown patch type/,
+    );
     expect(server.stats().requests).toBe(sent);
     expect(sent).toBeGreaterThan(before);
   });
@@ -186,13 +207,19 @@ describe('typed errors', () => {
     const ac = new AbortController();
     // As kube-apiserver does: the watch is accepted, then a single ERROR event carries the 410.
     const events = await collectUntilEnd(
-      await transport.watch({ path: `/api/v1/namespaces/${ns}/configmaps`, query: { resourceVersion: obj.metadata.resourceVersion }, signal: ac.signal }),
+      await transport.watch({
+        path: `/api/v1/namespaces/${ns}/configmaps`,
+        query: { resourceVersion: obj.metadata.resourceVersion },
+        signal: ac.signal,
+      }),
     );
     expect(events).toEqual([expect.objectContaining({ type: 'ERROR', object: expect.objectContaining({ code: 410, reason: 'Expired' }) })]);
 
     server.faults.failNextWatch(410);
     const injected = await collectUntilEnd(await transport.watch({ path: `/api/v1/namespaces/${ns}/configmaps`, signal: ac.signal }));
-    expect(injected).toEqual([expect.objectContaining({ type: 'ERROR', object: expect.objectContaining({ code: 410, reason: 'Expired' }) })]);
+    expect(injected).toEqual([
+      expect.objectContaining({ type: 'ERROR', object: expect.objectContaining({ code: 410, reason: 'Expired' }) }),
+    ]);
     ac.abort();
   });
 
@@ -213,7 +240,7 @@ describe('typed errors', () => {
     const sent: string[] = [];
     // The real transport, with a write and a compaction after the first page so its continue token expires.
     const compacting: ClientTransport = {
-      request: async <T,>(req: Parameters<Transport['request']>[0]) => {
+      request: async <T>(req: Parameters<Transport['request']>[0]) => {
         if (req.method === 'GET') sent.push(req.query?.['continue'] ? 'continue' : req.query?.['limit'] ? 'first page' : 'full list');
         const answer = await transport.request<T>(req);
         if (sent.length === 1) {
@@ -244,23 +271,44 @@ describe('CRDs through discovery', () => {
         group: 'example.com',
         scope: 'Namespaced',
         names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-        versions: [{
-          name: 'v1', served: true, storage: true, subresources: { status: {} },
-          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-        }],
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            subresources: { status: {} },
+            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+          },
+        ],
       },
     });
-    await expect.poll(() => mapper.mapping(widgetKind).then((m) => m.hasStatus, () => false), { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(
+        () =>
+          mapper.mapping(widgetKind).then(
+            (m) => m.hasStatus,
+            () => false,
+          ),
+        { timeout: 10_000 },
+      )
+      .toBe(true);
 
     const w = await crdClient.create({ ...widgetKind, metadata: { name: 'w', namespace: ns }, spec: { size: 1 } });
     const withStatus = await crdClient.updateStatus({ ...w, status: { ready: true } });
     expect(withStatus['status']).toEqual({ ready: true });
-    const patched = await crdClient.patch(widgetKind, { namespace: ns, name: 'w' }, { type: 'merge', body: { status: { ready: false } } }, { subresource: 'status' });
+    const patched = await crdClient.patch(
+      widgetKind,
+      { namespace: ns, name: 'w' },
+      { type: 'merge', body: { status: { ready: false } } },
+      { subresource: 'status' },
+    );
     expect(patched['status']).toEqual({ ready: false });
     // A main-resource update does not touch status when the subresource is enabled.
     const main = await crdClient.update({ ...patched, spec: { size: 2 }, status: { ready: true } });
     expect(main['status']).toEqual({ ready: false });
-    const strategic = await crdClient.patch(widgetKind, { namespace: ns, name: 'w' }, { type: 'strategic', body: {} }).catch((e: unknown) => e);
+    const strategic = await crdClient
+      .patch(widgetKind, { namespace: ns, name: 'w' }, { type: 'strategic', body: {} })
+      .catch((e: unknown) => e);
     expect(strategic).toMatchObject({ code: 415, reason: 'UnsupportedMediaType' });
   });
 });
@@ -297,7 +345,10 @@ describe('watch', () => {
     const ac = new AbortController();
     const stream = await transport.watch({ path: `/api/v1/namespaces/${ns}/configmaps`, signal: ac.signal });
     await expect.poll(() => server.stats().openWatches).toBeGreaterThan(0);
-    const ended = collectUntilEnd(stream).then(() => 'ended cleanly', (e: unknown) => e);
+    const ended = collectUntilEnd(stream).then(
+      () => 'ended cleanly',
+      (e: unknown) => e,
+    );
     server.faults.dropWatches();
     expect(await ended).toMatchObject({ name: 'TransportError', retryable: true });
     ac.abort();

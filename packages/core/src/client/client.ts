@@ -10,8 +10,17 @@ import { InvalidRequestError, isGone } from './errors.js';
 import { resourcePath } from './paths.js';
 import type { Query, Transport } from './transport.js';
 import type {
-  Client, DeleteOptions, ListOptions, ObjectList, Patch, PatchOptions, PatchType, RequestOptions, ResourceMapping,
-  RESTMapper, WriteOptions,
+  Client,
+  DeleteOptions,
+  ListOptions,
+  ObjectList,
+  Patch,
+  PatchOptions,
+  PatchType,
+  RequestOptions,
+  ResourceMapping,
+  RESTMapper,
+  WriteOptions,
 } from './types.js';
 
 /** The part of the Transport the client needs. */
@@ -73,7 +82,11 @@ export class ApiClient implements Client {
     const mapping = await this.mappingOf(obj, options);
     const path = resourcePath(mapping, namespaceFor(mapping, obj.metadata?.namespace, 'create'));
     const created = await this.transport.request<T>({
-      method: 'POST', path, query: writeQuery(options), body: obj, signal: options.signal,
+      method: 'POST',
+      path,
+      query: writeQuery(options),
+      body: obj,
+      signal: options.signal,
     });
     return withKind(created, mapping);
   }
@@ -86,12 +99,7 @@ export class ApiClient implements Client {
     return this.put(obj, options, 'status');
   }
 
-  async patch<T extends KubeObject = KubeObject>(
-    kind: ObjectKind,
-    key: ObjectKey,
-    patch: Patch,
-    options: PatchOptions = {},
-  ): Promise<T> {
+  async patch<T extends KubeObject = KubeObject>(kind: ObjectKind, key: ObjectKey, patch: Patch, options: PatchOptions = {}): Promise<T> {
     const contentType = patch && patchContentTypes[patch.type];
     if (!contentType) throw new InvalidRequestError(`unknown patch type ${JSON.stringify(patch?.type)}`);
     if (patch.type === 'apply' && !options.fieldManager) {
@@ -132,7 +140,11 @@ export class ApiClient implements Client {
     const mapping = await this.mappingOf(obj, options);
     const path = itemPath(mapping, { namespace: obj.metadata?.namespace, name: nameOf(obj) }, subresource);
     const updated = await this.transport.request<T>({
-      method: 'PUT', path, query: writeQuery(options), body: obj, signal: options.signal,
+      method: 'PUT',
+      path,
+      query: writeQuery(options),
+      body: obj,
+      signal: options.signal,
     });
     return withKind(updated, mapping);
   }
@@ -196,9 +208,11 @@ function writeQuery(options: WriteOptions): Query {
 function selector(value: string | Record<string, string> | undefined, name: string): string | undefined {
   if (value === undefined || typeof value === 'string') return value === '' ? undefined : value;
   if (typeof value !== 'object' || value === null) throw new InvalidRequestError(`${name} must be a string or a map`);
-  return Object.entries(value)
-    .map(([k, v]) => `${k}=${v}`)
-    .join(',') || undefined;
+  return (
+    Object.entries(value)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(',') || undefined
+  );
 }
 
 function withKind<T extends KubeObject>(obj: T, mapping: ResourceMapping): T {

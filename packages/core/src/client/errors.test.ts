@@ -1,8 +1,18 @@
 /** ApiError construction from server answers, the reason predicates, retryability and ignoreNotFound. */
 import { describe, expect, it } from 'vitest';
 import {
-  ApiError, TransportError, ignoreNotFound, isAlreadyExists, isConflict, isForbidden, isGone, isInvalid, isNotFound,
-  isRetryable, isTooManyRequests, isUnauthorized,
+  ApiError,
+  TransportError,
+  ignoreNotFound,
+  isAlreadyExists,
+  isConflict,
+  isForbidden,
+  isGone,
+  isInvalid,
+  isNotFound,
+  isRetryable,
+  isTooManyRequests,
+  isUnauthorized,
 } from './errors.js';
 
 const status = (code: number, reason: string, message = 'm') =>

@@ -93,7 +93,8 @@ export class ApiError extends Error {
   readonly path: string | undefined;
 
   constructor(code: number, status: Status, request?: RequestDescription, retryAfterSeconds?: number) {
-    const reason = status.reason && status.reason !== '' ? status.reason : (reasonByCode[code] ?? (code >= 500 ? 'InternalError' : 'Unknown'));
+    const reason =
+      status.reason && status.reason !== '' ? status.reason : (reasonByCode[code] ?? (code >= 500 ? 'InternalError' : 'Unknown'));
     const where = request ? `${request.method} ${request.path}: ` : '';
     super(`${where}${code} ${reason}: ${status.message ?? 'no message'}`);
     this.code = code;
@@ -102,8 +103,7 @@ export class ApiError extends Error {
     this.method = request?.method;
     this.path = request?.path;
     this.retryAfterSeconds = retryAfterSeconds ?? status.details?.retryAfterSeconds;
-    this.retryable =
-      code === 429 || code >= 500 || reason === 'TooManyRequests' || reason === 'ServerTimeout' || reason === 'Timeout';
+    this.retryable = code === 429 || code >= 500 || reason === 'TooManyRequests' || reason === 'ServerTimeout' || reason === 'Timeout';
   }
 
   /** Builds the error for a response: the Status body if the server sent one, else a Status made from the text. */
@@ -128,7 +128,7 @@ function parseStatus(body: string): Status | undefined {
   try {
     const value: unknown = JSON.parse(body);
     if (typeof value !== 'object' || value === null || (value as Status).kind !== 'Status') return undefined;
-    return value as Status;
+    return value;
   } catch {
     return undefined;
   }

@@ -59,10 +59,17 @@ function transportWith(exec: Record<string, unknown> = {}, options: TransportOpt
   const kc = new KubeConfig();
   kc.loadFromOptions({
     clusters: [{ name: 'c', server: url, skipTLSVerify: false }],
-    users: [{
-      name: 'u',
-      exec: { apiVersion: 'client.authentication.k8s.io/v1', command: join(dir, 'plugin.sh'), env: [{ name: 'EXPIRY', value: '' }], ...exec },
-    }],
+    users: [
+      {
+        name: 'u',
+        exec: {
+          apiVersion: 'client.authentication.k8s.io/v1',
+          command: join(dir, 'plugin.sh'),
+          env: [{ name: 'EXPIRY', value: '' }],
+          ...exec,
+        },
+      },
+    ],
     contexts: [{ name: 'ctx', cluster: 'c', user: 'u' }],
     currentContext: 'ctx',
   });

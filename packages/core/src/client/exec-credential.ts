@@ -69,7 +69,9 @@ export class ExecCredentialSource {
       throw new CredentialError('the kubeconfig exec plugin has no command');
     }
     if (exec.interactiveMode === 'Always') {
-      throw new CredentialError(`exec plugin ${JSON.stringify(exec.command)} needs an interactive terminal (interactiveMode: Always), which a controller does not have`);
+      throw new CredentialError(
+        `exec plugin ${JSON.stringify(exec.command)} needs an interactive terminal (interactiveMode: Always), which a controller does not have`,
+      );
     }
     this.timeoutMs = options.timeoutMs ?? 60_000;
     this.expirySkewMs = options.expirySkewMs ?? 10_000;
@@ -91,17 +93,19 @@ export class ExecCredentialSource {
     if (cached && (cached.expiresAt === undefined || cached.expiresAt - this.expirySkewMs > this.now())) return cached;
     this.cached = undefined;
     if (!this.inFlight) {
-      const run = this.run().then(
-        (credential) => {
-          if (this.inFlight === run) this.cached = credential;
-          return credential;
-        },
-      );
+      const run = this.run().then((credential) => {
+        if (this.inFlight === run) this.cached = credential;
+        return credential;
+      });
       this.inFlight = run;
       // Clear after settling either way; a failed run must not be cached.
       run.then(
-        () => { if (this.inFlight === run) this.inFlight = undefined; },
-        () => { if (this.inFlight === run) this.inFlight = undefined; },
+        () => {
+          if (this.inFlight === run) this.inFlight = undefined;
+        },
+        () => {
+          if (this.inFlight === run) this.inFlight = undefined;
+        },
       );
     }
     return abortable(this.inFlight, signal);
@@ -145,7 +149,9 @@ export class ExecCredentialSource {
           child.kill('SIGKILL');
         }
       });
-      child.on('error', (err) => { spawnError = err; });
+      child.on('error', (err) => {
+        spawnError = err;
+      });
       child.on('close', (code, sig) => {
         clearTimeout(timer);
         const fail = (why: string, cause?: unknown) =>
@@ -180,9 +186,10 @@ function parseExecCredential(stdout: string, expectedApiVersion: string | undefi
   if (typeof doc !== 'object' || doc === null) throw new Error('output is not a JSON object');
   const obj = doc as { kind?: unknown; apiVersion?: unknown; status?: Record<string, unknown> };
   if (obj.kind !== 'ExecCredential') throw new Error(`kind is ${JSON.stringify(obj.kind)}, want "ExecCredential"`);
-  const apiVersionOk = expectedApiVersion === undefined
-    ? typeof obj.apiVersion === 'string' && obj.apiVersion.startsWith('client.authentication.k8s.io/')
-    : obj.apiVersion === expectedApiVersion;
+  const apiVersionOk =
+    expectedApiVersion === undefined
+      ? typeof obj.apiVersion === 'string' && obj.apiVersion.startsWith('client.authentication.k8s.io/')
+      : obj.apiVersion === expectedApiVersion;
   if (!apiVersionOk) {
     const want = expectedApiVersion ?? 'client.authentication.k8s.io/*';
     throw new Error(`apiVersion is ${JSON.stringify(obj.apiVersion)}, want ${JSON.stringify(want)}`);

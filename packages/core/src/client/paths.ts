@@ -9,12 +9,7 @@ export function groupVersionPath(group: string, version: string): string {
  * The path of a collection (no name) or an item. For a namespaced resource without a namespace the path is the
  * all-namespaces collection, which only supports list and watch.
  */
-export function resourcePath(
-  mapping: ResourceMapping,
-  namespace?: string,
-  name?: string,
-  subresource?: string,
-): string {
+export function resourcePath(mapping: ResourceMapping, namespace?: string, name?: string, subresource?: string): string {
   let path = groupVersionPath(mapping.group, mapping.version);
   if (mapping.namespaced && namespace) path += `/namespaces/${encodeURIComponent(namespace)}`;
   path += `/${mapping.resource}`;

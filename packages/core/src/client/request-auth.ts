@@ -48,16 +48,9 @@ export class RequestAuth {
    * @param cluster the cluster to connect to (its server URL is handled by the Transport)
    * @param user the user to authenticate as, or undefined for anonymous access
    */
-  constructor(
-    cluster: KcCluster,
-    user: KcUser | undefined,
-    customAuthenticators: unknown[],
-    execOptions?: ExecCredentialSourceOptions,
-  ) {
+  constructor(cluster: KcCluster, user: KcUser | undefined, customAuthenticators: unknown[], execOptions?: ExecCredentialSourceOptions) {
     const execConfig = execConfigOf(user);
-    this.exec = execConfig
-      ? new ExecCredentialSource(execConfig, clusterInfo(cluster), execOptions)
-      : undefined;
+    this.exec = execConfig ? new ExecCredentialSource(execConfig, clusterInfo(cluster), execOptions) : undefined;
     // A private KubeConfig holding only this cluster and user: exec is stripped (we run it), and so are the server
     // URL and proxy (client-node would refuse http:// servers and build proxy agents we never use).
     const authUser: KcUser = execConfig ? withoutExec(user as KcUser) : (user ?? { name: 'anonymous' });

@@ -70,13 +70,22 @@ describe('DiscoveryRESTMapper', () => {
   it('maps core and group kinds from the one group-version asked for, and caches it', async () => {
     const mapper = new DiscoveryRESTMapper(transport);
     expect(await mapper.mapping({ apiVersion: 'v1', kind: 'ConfigMap' })).toEqual({
-      group: '', version: 'v1', kind: 'ConfigMap', resource: 'configmaps', namespaced: true, hasStatus: false,
+      group: '',
+      version: 'v1',
+      kind: 'ConfigMap',
+      resource: 'configmaps',
+      namespaced: true,
+      hasStatus: false,
     });
     expect(await mapper.mapping({ apiVersion: 'v1', kind: 'Namespace' })).toMatchObject({
-      resource: 'namespaces', namespaced: false, hasStatus: true,
+      resource: 'namespaces',
+      namespaced: false,
+      hasStatus: true,
     });
     expect(await mapper.mapping({ apiVersion: 'example.com/v1', kind: 'Widget' })).toMatchObject({
-      group: 'example.com', resource: 'widgets', hasStatus: true,
+      group: 'example.com',
+      resource: 'widgets',
+      hasStatus: true,
     });
     expect(requests).toEqual(['/api/v1', '/apis/example.com/v1']);
   });

@@ -79,16 +79,14 @@ export class DiscoveryRESTMapper implements RESTMapper {
   private read(group: string, version: string): Entry {
     const gv = formatApiVersion(group, version);
     // The read is shared, so it is not tied to one caller's signal; each caller's wait is.
-    const table = this.transport
-      .request<APIResourceList>({ method: 'GET', path: groupVersionPath(group, version) })
-      .then(
-        (list) => tableOf(group, version, list),
-        (err: unknown) => {
-          if (isNotFound(err)) return undefined;
-          if (this.entries.get(gv) === entry) this.entries.delete(gv);
-          throw err;
-        },
-      );
+    const table = this.transport.request<APIResourceList>({ method: 'GET', path: groupVersionPath(group, version) }).then(
+      (list) => tableOf(group, version, list),
+      (err: unknown) => {
+        if (isNotFound(err)) return undefined;
+        if (this.entries.get(gv) === entry) this.entries.delete(gv);
+        throw err;
+      },
+    );
     const entry: Entry = { table, generation: ++this.generation };
     // A rejection is delivered to every waiter; this keeps an unobserved one from being reported as unhandled.
     table.catch(() => undefined);
@@ -120,7 +118,13 @@ function tableOf(group: string, version: string, list: APIResourceList | undefin
 function noMatch(kind: ObjectKind): ApiError {
   const message = `no matches for kind "${kind.kind}" in version "${kind.apiVersion}"`;
   return new ApiError(404, {
-    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'NotFound', code: 404,
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    reason: 'NotFound',
+    code: 404,
     details: { kind: kind.kind, group: parseApiVersion(kind.apiVersion).group },
   });
 }

@@ -87,8 +87,13 @@ describe('Transport.request', () => {
   it('turns a Status body into an ApiError with its reason, and keeps credentials out of the message', async () => {
     const { transport } = await serve((_req, res) =>
       json(res, 409, {
-        kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'AlreadyExists', code: 409,
-        message: 'configmaps "x" already exists', details: { name: 'x', kind: 'configmaps' },
+        kind: 'Status',
+        apiVersion: 'v1',
+        status: 'Failure',
+        reason: 'AlreadyExists',
+        code: 409,
+        message: 'configmaps "x" already exists',
+        details: { name: 'x', kind: 'configmaps' },
       }),
     );
     const err = await rejection(transport.request({ method: 'POST', path: '/api/v1/namespaces/d/configmaps', body: {} }));
@@ -153,7 +158,11 @@ describe('Transport.request', () => {
     const { transport, requests } = await serve((_req, res) => {
       const code = answers.shift() ?? 429;
       res.writeHead(code, { 'Content-Type': 'application/json', 'Retry-After': '0' });
-      res.end(JSON.stringify(code === 200 ? { ok: true } : { kind: 'Status', code, reason: code === 429 ? 'TooManyRequests' : 'ServiceUnavailable' }));
+      res.end(
+        JSON.stringify(
+          code === 200 ? { ok: true } : { kind: 'Status', code, reason: code === 429 ? 'TooManyRequests' : 'ServiceUnavailable' },
+        ),
+      );
     });
     expect(await transport.request({ method: 'POST', path: '/x', body: {} })).toEqual({ ok: true });
     expect(requests).toHaveLength(3);
@@ -258,9 +267,11 @@ describe('Transport.watch', () => {
     });
     const stream = await transport.watch({ path: '/w', signal: new AbortController().signal });
     const seen: WatchEvent[] = [];
-    const err = await rejection((async () => {
-      for await (const e of stream) seen.push(e);
-    })());
+    const err = await rejection(
+      (async () => {
+        for await (const e of stream) seen.push(e);
+      })(),
+    );
     expect(seen).toHaveLength(1);
     expect(err).toMatchObject({ name: 'TransportError', kind: 'protocol' });
     expect(err.message).not.toContain('sec');
@@ -312,9 +323,11 @@ describe('Transport.watch', () => {
     });
     const stream = await transport.watch({ path: '/w', signal: new AbortController().signal, idleTimeoutMs: 300 });
     const seen: WatchEvent[] = [];
-    const err = await rejection((async () => {
-      for await (const e of stream) seen.push(e);
-    })());
+    const err = await rejection(
+      (async () => {
+        for await (const e of stream) seen.push(e);
+      })(),
+    );
     expect(seen).toHaveLength(1);
     expect(err).toBeInstanceOf(TransportError);
     expect(err.kind).toBe('timeout');

@@ -18,7 +18,13 @@ import { Agent, type Dispatcher } from 'undici';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { linkedSignal } from './abortable.js';
 import {
-  ApiError, CredentialError, InvalidRequestError, TransportClosedError, TransportConfigError, TransportError, type RequestDescription,
+  ApiError,
+  CredentialError,
+  InvalidRequestError,
+  TransportClosedError,
+  TransportConfigError,
+  TransportError,
+  type RequestDescription,
   type TransportFailure,
 } from './errors.js';
 import type { ExecCredentialSourceOptions } from './exec-credential.js';
@@ -158,9 +164,11 @@ export class Transport {
     const deadline = linkedSignal(req.signal, timeoutMs);
     const signal = deadline.signal;
     try {
-      const { statusCode, headers: resHeaders, body: resBody } = await this.dispatch(
-        'requests', req.method, req.path, req.query, headers, body, signal, { bodyTimeout: timeoutMs },
-      );
+      const {
+        statusCode,
+        headers: resHeaders,
+        body: resBody,
+      } = await this.dispatch('requests', req.method, req.path, req.query, headers, body, signal, { bodyTimeout: timeoutMs });
       let text: string;
       try {
         text = await resBody.text();
@@ -195,9 +203,18 @@ export class Transport {
     const link = linkedSignal(req.signal, this.options.requestTimeoutMs);
     let response: Dispatcher.ResponseData;
     try {
-      response = await this.dispatch('watches', 'GET', req.path, query, { Accept: req.accept ?? 'application/json' }, undefined, link.signal, {
-        bodyTimeout: idleMs,
-      });
+      response = await this.dispatch(
+        'watches',
+        'GET',
+        req.path,
+        query,
+        { Accept: req.accept ?? 'application/json' },
+        undefined,
+        link.signal,
+        {
+          bodyTimeout: idleMs,
+        },
+      );
     } catch (err) {
       link.dispose();
       if (isOwnError(err)) throw err;
@@ -224,8 +241,7 @@ export class Transport {
         if (err instanceof WatchDecodeError) throw new TransportError('protocol', err.message, description);
         if (self.closed) throw new TransportClosedError(self.server);
         const failure = classify(err);
-        const message =
-          failure.kind === 'timeout' ? `watch received nothing for ${idleMs} ms` : `watch stream broke: ${failure.message}`;
+        const message = failure.kind === 'timeout' ? `watch received nothing for ${idleMs} ms` : `watch stream broke: ${failure.message}`;
         throw new TransportError(failure.kind, message, description, { cause: err });
       } finally {
         // Ends the request when the consumer stops early; a no-op after a clean end.
@@ -262,14 +278,14 @@ export class Transport {
     }
     const url = this.basePath + path + queryString(query);
     let refreshed = false;
-    for (let throttled = 0; ; ) {
+    for (let throttled = 0; ;) {
       if (this.closed) throw new TransportClosedError(this.server);
       const credentials = await this.auth.resolve(signal);
       const agent = this.agentFor(credentials, pool);
       const response = await agent.request({
         origin: this.origin,
         path: url,
-        method: method as Dispatcher.HttpMethod,
+        method: method,
         headers: { 'User-Agent': this.options.userAgent, ...headers, ...credentials.headers },
         body,
         signal,
@@ -305,7 +321,10 @@ export class Transport {
         for (const agent of [old.requests, old.watches]) {
           this.retired.add(agent);
           // Lets requests and watches in flight finish on the old material, then frees the sockets.
-          void agent.close().catch(() => undefined).finally(() => this.retired.delete(agent));
+          void agent
+            .close()
+            .catch(() => undefined)
+            .finally(() => this.retired.delete(agent));
         }
       }
     }
@@ -352,9 +371,18 @@ export class Transport {
 const validPath = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*$/;
 
 const tlsCodes = new Set([
-  'EPROTO', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID',
-  'CERT_SIGNATURE_FAILURE', 'CERT_UNTRUSTED', 'CERT_REJECTED', 'HOSTNAME_MISMATCH',
+  'EPROTO',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'HOSTNAME_MISMATCH',
 ]);
 const connectCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'EADDRNOTAVAIL']);
 const timeoutCodes = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
@@ -381,8 +409,11 @@ function classify(err: unknown): { kind: TransportFailure; message: string } {
 
 function isOwnError(err: unknown): boolean {
   return (
-    err instanceof ApiError || err instanceof TransportError || err instanceof CredentialError ||
-    err instanceof TransportClosedError || err instanceof InvalidRequestError
+    err instanceof ApiError ||
+    err instanceof TransportError ||
+    err instanceof CredentialError ||
+    err instanceof TransportClosedError ||
+    err instanceof InvalidRequestError
   );
 }
 

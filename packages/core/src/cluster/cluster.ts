@@ -33,7 +33,10 @@ export class KubeCluster implements Cluster {
   private readonly transport: Transport;
   private started = false;
 
-  constructor(readonly config: KubeConfig, options: ClusterOptions = {}) {
+  constructor(
+    readonly config: KubeConfig,
+    options: ClusterOptions = {},
+  ) {
     this.name = options.name ?? config.getCurrentCluster()?.name ?? '';
     this.transport = Transport.forConfig(config, options.transport);
     this.restMapper = new DiscoveryRESTMapper(this.transport);

@@ -3,7 +3,12 @@ import type { ClusterName } from '../multicluster/types.js';
 
 export class ClusterError extends Error {
   override readonly name: string = 'ClusterError';
-  constructor(readonly clusterName: ClusterName, message: string, readonly retryable: boolean, options?: { cause?: unknown }) {
+  constructor(
+    readonly clusterName: ClusterName,
+    message: string,
+    readonly retryable: boolean,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
   }
 }

@@ -142,7 +142,10 @@ describe('controller over API servers', () => {
 
   it('enqueues across clusters: an event in A reconciles a request for B, which writes to B', async () => {
     const [a, b] = await Promise.all([fleet.member('a'), fleet.member('b')]);
-    const clusters = new Map<string, Cluster>([['a', a.cluster], ['b', b.cluster]]);
+    const clusters = new Map<string, Cluster>([
+      ['a', a.cluster],
+      ['b', b.cluster],
+    ]);
     const toB: EventHandler = {
       create: (e, q) => q.add({ clusterName: 'b', namespace: e.object.metadata.namespace ?? '', name: e.object.metadata.name! }),
     };
@@ -160,7 +163,16 @@ describe('controller over API servers', () => {
     await c.engage(new AbortController().signal, 'a', a.cluster);
     await c.engage(new AbortController().signal, 'b', b.cluster);
     await a.cluster.client.create(configMap('shared', { k: 'v' }));
-    await expect.poll(async () => (await b.cluster.client.get<KubeObject & { data?: Record<string, string> }>(configMaps, { namespace: 'default', name: 'shared' }).catch(() => undefined))?.data).toEqual({ copiedFrom: 'a', k: 'v' });
+    await expect
+      .poll(
+        async () =>
+          (
+            await b.cluster.client
+              .get<KubeObject & { data?: Record<string, string> }>(configMaps, { namespace: 'default', name: 'shared' })
+              .catch(() => undefined)
+          )?.data,
+      )
+      .toEqual({ copiedFrom: 'a', k: 'v' });
     expect(seen).toContain('b/default/shared');
     expect(seen.some((s) => s.startsWith('a/'))).toBe(false);
   });
@@ -169,7 +181,12 @@ describe('controller over API servers', () => {
     const a = await fleet.member('a');
     const widgets = { apiVersion: 'example.com/v1', kind: 'Widget' };
     const seen: string[] = [];
-    const c = newController('widgets', { reconciler: async (req) => { seen.push(key(req)); }, logger: silentLogger });
+    const c = newController('widgets', {
+      reconciler: async (req) => {
+        seen.push(key(req));
+      },
+      logger: silentLogger,
+    });
     c.multiClusterWatch(kind(widgets, forObject).with({ logger: silentLogger, retry: { initialDelayMs: 50, maxDelayMs: 200 } }));
     run(c);
     // Engaging does not fail (other controllers of this cluster must go on): the source retries in the background.
@@ -183,10 +200,26 @@ describe('controller over API servers', () => {
         group: 'example.com',
         scope: 'Namespaced',
         names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+          },
+        ],
       },
-    } as KubeObject);
-    await expect.poll(() => a.cluster.client.create({ ...widgets, metadata: { namespace: 'default', name: 'w' } } as KubeObject).then(() => true, () => false), { timeout: 10_000 }).toBe(true);
+    });
+    await expect
+      .poll(
+        () =>
+          a.cluster.client.create({ ...widgets, metadata: { namespace: 'default', name: 'w' } }).then(
+            () => true,
+            () => false,
+          ),
+        { timeout: 10_000 },
+      )
+      .toBe(true);
     await expect.poll(() => seen, { timeout: 10_000 }).toContain('a/default/w');
   });
 });

@@ -84,7 +84,12 @@ if (!assetsDir) {
         }
       };
       const c: Controller = newController('hot', { reconciler, maxConcurrentReconciles: 4, logger: silentLogger });
-      c.multiClusterWatch(kind(configMaps, forObject, { create: (e) => e.object.metadata.namespace === space, update: (e) => e.objectNew.metadata.namespace === space }));
+      c.multiClusterWatch(
+        kind(configMaps, forObject, {
+          create: (e) => e.object.metadata.namespace === space,
+          update: (e) => e.objectNew.metadata.namespace === space,
+        }),
+      );
       run(c);
       await c.engage(new AbortController().signal, 'real', cluster);
       await expect.poll(() => lastSeen, { timeout: 10_000 }).toBe('0');
@@ -99,24 +104,35 @@ if (!assetsDir) {
 
     it('reconciles the owner when an owned object changes, through the builder and manager', async () => {
       const space = await namespace();
-      const mgr = newManager(kc, undefined, { logger: silentLogger, newCluster: (config, o) => newCluster(config, { ...o, name: 'local' }) });
+      const mgr = newManager(kc, undefined, {
+        logger: silentLogger,
+        newCluster: (config, o) => newCluster(config, { ...o, name: 'local' }),
+      });
       const calls: string[] = [];
-      controllerManagedBy(mgr).for(configMaps).owns(secrets).withEventFilter({
-        create: (e) => e.object.metadata.namespace === space,
-        update: (e) => e.objectNew.metadata.namespace === space,
-        delete: (e) => e.object.metadata.namespace === space,
-      }).complete(async (req) => { calls.push(key(req)); });
+      controllerManagedBy(mgr)
+        .for(configMaps)
+        .owns(secrets)
+        .withEventFilter({
+          create: (e) => e.object.metadata.namespace === space,
+          update: (e) => e.objectNew.metadata.namespace === space,
+          delete: (e) => e.object.metadata.namespace === space,
+        })
+        .complete(async (req) => {
+          calls.push(key(req));
+        });
       run(mgr);
       const owner = await cluster.client.create(configMap('owner', {}, space));
       await expect.poll(() => calls, { timeout: 15_000 }).toContain(`/${space}/owner`);
       const before = calls.length;
       await cluster.client.create({
-        apiVersion: 'v1', kind: 'Secret',
+        apiVersion: 'v1',
+        kind: 'Secret',
         metadata: {
-          namespace: space, name: 'owned',
+          namespace: space,
+          name: 'owned',
           ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata.uid!, controller: true }],
         },
-      } as KubeObject);
+      });
       await expect.poll(() => calls.slice(before), { timeout: 10_000 }).toContain(`/${space}/owner`);
       expect(calls).not.toContain(`/${space}/owned`);
     });
@@ -124,20 +140,44 @@ if (!assetsDir) {
     it('starts watching a CRD installed after engagement, and closes its watch on disengage', async () => {
       const gadgets = { apiVersion: 'real.example.com/v1', kind: 'Gadget' };
       const seen: string[] = [];
-      const c = newController('gadgets', { reconciler: async (req) => { seen.push(key(req)); }, logger: silentLogger });
+      const c = newController('gadgets', {
+        reconciler: async (req) => {
+          seen.push(key(req));
+        },
+        logger: silentLogger,
+      });
       c.multiClusterWatch(kind(gadgets, forObject).with({ logger: silentLogger, retry: { initialDelayMs: 100, maxDelayMs: 500 } }));
       run(c);
       const engagement = new AbortController();
       await c.engage(engagement.signal, 'real', cluster);
       await cluster.client.create({
-        apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'gadgets.real.example.com' },
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: 'gadgets.real.example.com' },
         spec: {
-          group: 'real.example.com', scope: 'Namespaced',
+          group: 'real.example.com',
+          scope: 'Namespaced',
           names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' },
-          versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+          versions: [
+            {
+              name: 'v1',
+              served: true,
+              storage: true,
+              schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+            },
+          ],
         },
-      } as KubeObject);
-      await expect.poll(() => cluster.client.create({ ...gadgets, metadata: { namespace: 'default', name: 'g' } } as KubeObject).then(() => true, () => false), { timeout: 20_000 }).toBe(true);
+      });
+      await expect
+        .poll(
+          () =>
+            cluster.client.create({ ...gadgets, metadata: { namespace: 'default', name: 'g' } }).then(
+              () => true,
+              () => false,
+            ),
+          { timeout: 20_000 },
+        )
+        .toBe(true);
       await expect.poll(() => seen, { timeout: 20_000 }).toContain('real/default/g');
 
       const socketsWhileWatching = openSockets();

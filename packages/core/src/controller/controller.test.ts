@@ -14,14 +14,20 @@ class RecordingMetrics implements MetricsRecorder {
   readonly outcomes: { cluster: string; outcome: ReconcileOutcome }[] = [];
   maxActive = 0;
   engaged = 0;
-  reconcileDone(_c: string, cluster: string, outcome: ReconcileOutcome): void { this.outcomes.push({ cluster, outcome }); }
-  activeWorkers(_c: string, n: number): void { this.maxActive = Math.max(this.maxActive, n); }
+  reconcileDone(_c: string, cluster: string, outcome: ReconcileOutcome): void {
+    this.outcomes.push({ cluster, outcome });
+  }
+  activeWorkers(_c: string, n: number): void {
+    this.maxActive = Math.max(this.maxActive, n);
+  }
   queueAdd(): void {}
   queueDepth(): void {}
   queueLatency(): void {}
   queueRetry(): void {}
   informerState(): void {}
-  engagedClusters(_o: string, n: number): void { this.engaged = n; }
+  engagedClusters(_o: string, n: number): void {
+    this.engaged = n;
+  }
   forgetCluster(): void {}
 }
 
@@ -36,7 +42,9 @@ class Recorder {
 
   block(name: string): void {
     let open!: () => void;
-    const promise = new Promise<void>((r) => { open = r; });
+    const promise = new Promise<void>((r) => {
+      open = r;
+    });
     this.gates.set(name, { promise, open });
   }
   release(name: string): void {
@@ -103,7 +111,7 @@ describe('engagement', () => {
     await vi.waitFor(() => expect(rec.calls).toEqual(['a/default/x']));
   });
 
-  it('starts sources on engage, stops them on disengage and drops that cluster\'s queued requests', async () => {
+  it("starts sources on engage, stops them on disengage and drops that cluster's queued requests", async () => {
     const rec = new Recorder();
     const metrics = new RecordingMetrics();
     const c = make({ reconciler: rec.fn, metrics });
@@ -151,7 +159,7 @@ describe('engagement', () => {
     expect(src.log).toEqual(['start a', 'stop a']);
   });
 
-  it('replaces an engagement with a new instance, and the old engagement\'s cleanup never removes the replacement', async () => {
+  it("replaces an engagement with a new instance, and the old engagement's cleanup never removes the replacement", async () => {
     const rec = new Recorder();
     const c = make({ reconciler: rec.fn });
     const src = new ScriptedSource();
@@ -207,7 +215,7 @@ describe('engagement', () => {
     expect(c.engagedClusters()).toEqual(['a']);
   });
 
-  it('engages other clusters while one cluster\'s source hangs in start (upstream serializes them)', async () => {
+  it("engages other clusters while one cluster's source hangs in start (upstream serializes them)", async () => {
     const rec = new Recorder();
     const c = make({ reconciler: rec.fn });
     const src = new ScriptedSource();
@@ -227,9 +235,14 @@ describe('engagement', () => {
     expect(c.engagedClusters()).toEqual(['healthy']);
   });
 
-  it('warns when an engaged cluster\'s source has not synced within the cache sync timeout, and keeps it engaged', async () => {
+  it("warns when an engaged cluster's source has not synced within the cache sync timeout, and keeps it engaged", async () => {
     const warnings: LogFields[] = [];
-    const logger = createLogger({ sink: (level, _msg, fields) => { if (level === 'warn') warnings.push(fields); }, level: 'warn' });
+    const logger = createLogger({
+      sink: (level, _msg, fields) => {
+        if (level === 'warn') warnings.push(fields);
+      },
+      level: 'warn',
+    });
     const c = make({ reconciler: async () => {}, cacheSyncTimeoutMs: 30, logger });
     const src = new ScriptedSource();
     src.synced = false;
@@ -250,7 +263,7 @@ describe('engagement', () => {
     expect(c.engagedClusters()).toEqual([]);
   });
 
-  it('stops every cluster\'s sources when the controller stops', async () => {
+  it("stops every cluster's sources when the controller stops", async () => {
     const c = make({ reconciler: async () => {} });
     const src = new ScriptedSource();
     c.multiClusterWatch(src);
@@ -338,7 +351,9 @@ describe('reconcile results and errors', () => {
 
   it('does not retry a TerminalError', async () => {
     const rec = new Recorder();
-    rec.behaviour = async () => { throw new TerminalError('bad spec'); };
+    rec.behaviour = async () => {
+      throw new TerminalError('bad spec');
+    };
     const { src, metrics } = await started(rec);
     src.emit('a', { name: 'x' });
     src.emit('a', { name: 'after' });
@@ -350,7 +365,9 @@ describe('reconcile results and errors', () => {
 
   it('drops a request whose cluster is not found, or retries it when told to', async () => {
     const rec = new Recorder();
-    rec.behaviour = async (req) => { throw new Error('lookup failed', { cause: new ClusterNotFoundError(req.clusterName) }); };
+    rec.behaviour = async (req) => {
+      throw new Error('lookup failed', { cause: new ClusterNotFoundError(req.clusterName) });
+    };
     const dropping = await started(rec);
     dropping.src.emit('a', { name: 'x', clusterName: 'gone' });
     await vi.waitFor(() => expect(dropping.metrics.outcomes).toEqual([{ cluster: 'gone', outcome: 'cluster_not_found' }]));
@@ -444,12 +461,18 @@ describe('reconcile context', () => {
     expect(inside.fields).toMatchObject({ controller: 'ctx', cluster: 'east', namespace: 'ns', name: 'obj' });
     expect(inside.fields['reconcileID']).toEqual(expect.any(String));
     const failure = records.find((r) => r.msg.startsWith('reconcile failed'))!;
-    expect(failure.fields).toMatchObject({ controller: 'ctx', cluster: 'east', name: 'obj', error: 'cannot fix', errorName: 'TerminalError' });
+    expect(failure.fields).toMatchObject({
+      controller: 'ctx',
+      cluster: 'east',
+      name: 'obj',
+      error: 'cannot fix',
+      errorName: 'TerminalError',
+    });
   });
 });
 
 describe('fairness', () => {
-  it('reconciles a quiet cluster\'s request within two reconciles although another cluster queued 10,000', async () => {
+  it("reconciles a quiet cluster's request within two reconciles although another cluster queued 10,000", async () => {
     const rec = new Recorder();
     const c = make({ reconciler: rec.fn });
     const src = new ScriptedSource();

@@ -22,9 +22,7 @@ import type { RateLimiter, RateLimitingQueue } from '../workqueue/types.js';
 import { deadline } from './deadline.js';
 import { Engagement, type EndReason } from './engagement.js';
 import { InFlight } from './in-flight.js';
-import {
-  ControllerAlreadyStartedError, ControllerOptionsError, ControllerEngageFailedError, WaitForSyncTimeoutError,
-} from './errors.js';
+import { ControllerAlreadyStartedError, ControllerOptionsError, ControllerEngageFailedError, WaitForSyncTimeoutError } from './errors.js';
 
 export interface ControllerOptions {
   reconciler: Reconciler | ReconcileFunc;
@@ -66,7 +64,10 @@ export class Controller implements Runnable, Aware {
   private readonly ready: Promise<void>;
   private markReady!: () => void;
 
-  constructor(readonly name: string, options: ControllerOptions) {
+  constructor(
+    readonly name: string,
+    options: ControllerOptions,
+  ) {
     if (!name) throw new ControllerOptionsError(name, 'a controller needs a name');
     const r = options.reconciler as Reconciler | ReconcileFunc | undefined;
     if (typeof r === 'function') this.reconcileFn = r;
@@ -85,9 +86,13 @@ export class Controller implements Runnable, Aware {
     this.log = (options.logger ?? createLogger()).with({ controller: name });
     this.metrics = options.metrics ?? noopMetrics;
     this.queue = newRequestQueue({
-      name, metrics: this.metrics, ...(options.rateLimiter ? { rateLimiter: options.rateLimiter } : {}),
+      name,
+      metrics: this.metrics,
+      ...(options.rateLimiter ? { rateLimiter: options.rateLimiter } : {}),
     });
-    this.ready = new Promise((resolve) => { this.markReady = resolve; });
+    this.ready = new Promise((resolve) => {
+      this.markReady = resolve;
+    });
   }
 
   /** Resolves true once started with its static sources synced (the manager's /readyz), false if `signal` aborts first. */
@@ -237,13 +242,19 @@ export class Controller implements Runnable, Aware {
     await source.start(eng.signal, this.queue);
     if (!eng.live) return;
     const d = deadline(eng.signal, this.cacheSyncTimeoutMs);
-    source.waitForSync(d.signal).then((synced) => {
-      if (!synced && d.expired) {
-        this.log.warn('a source has not synced within the cache sync timeout; events will flow once it does', {
-          cluster: eng.name, timeoutMs: this.cacheSyncTimeoutMs,
-        });
-      }
-    }, (err: unknown) => this.log.error('waiting for a source to sync failed', err, { cluster: eng.name }))
+    source
+      .waitForSync(d.signal)
+      .then(
+        (synced) => {
+          if (!synced && d.expired) {
+            this.log.warn('a source has not synced within the cache sync timeout; events will flow once it does', {
+              cluster: eng.name,
+              timeoutMs: this.cacheSyncTimeoutMs,
+            });
+          }
+        },
+        (err: unknown) => this.log.error('waiting for a source to sync failed', err, { cluster: eng.name }),
+      )
       .finally(() => d.dispose());
   }
 
@@ -255,7 +266,8 @@ export class Controller implements Runnable, Aware {
     if (reason === 'disengaged' || reason === 'failed') {
       this.queue.dropGroup(eng.name);
       this.log.info('cluster disengaged; its queued requests were dropped', {
-        cluster: eng.name, reconcilesStillRunning: this.inFlight.running(eng.name),
+        cluster: eng.name,
+        reconcilesStillRunning: this.inFlight.running(eng.name),
       });
     }
     this.inFlight.poke(eng.name);
@@ -283,7 +295,10 @@ export class Controller implements Runnable, Aware {
     const eng = this.engagements.get(req.clusterName);
     const abort = linkedAbort(this.runSignal, eng?.signal);
     const log = this.log.with({
-      cluster: req.clusterName, namespace: req.namespace, name: req.name, reconcileID: randomUUID(),
+      cluster: req.clusterName,
+      namespace: req.namespace,
+      name: req.name,
+      reconcileID: randomUUID(),
     });
     const ctx: ReconcileContext = { signal: abort.signal, log, clusterName: req.clusterName };
     const t0 = performance.now();

@@ -27,7 +27,9 @@ export function deadline(parent: AbortSignal, ms: number): Deadline {
   ac.signal.addEventListener('abort', dispose, { once: true });
   return {
     signal: ac.signal,
-    get expired() { return expired; },
+    get expired() {
+      return expired;
+    },
     dispose,
   };
 }

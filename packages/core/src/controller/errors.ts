@@ -6,7 +6,12 @@ import type { ClusterName } from '../multicluster/types.js';
 
 export class ControllerError extends Error {
   override readonly name: string = 'ControllerError';
-  constructor(readonly controller: string, message: string, readonly retryable: boolean, options?: { cause?: unknown }) {
+  constructor(
+    readonly controller: string,
+    message: string,
+    readonly retryable: boolean,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
   }
 }
@@ -30,7 +35,10 @@ export class ControllerOptionsError extends ControllerError {
 /** The controller's static sources (e.g. the local cluster's) did not sync within `cacheSyncTimeoutMs`. */
 export class WaitForSyncTimeoutError extends ControllerError {
   override readonly name = 'WaitForSyncTimeoutError';
-  constructor(controller: string, readonly timeoutMs: number) {
+  constructor(
+    controller: string,
+    readonly timeoutMs: number,
+  ) {
     super(controller, `controller ${JSON.stringify(controller)}: timed out after ${timeoutMs} ms waiting for its sources to sync`, true);
   }
 }
@@ -38,7 +46,11 @@ export class WaitForSyncTimeoutError extends ControllerError {
 /** A source could not be started for a cluster; the engagement was rolled back. */
 export class ControllerEngageFailedError extends ControllerError {
   override readonly name = 'ControllerEngageFailedError';
-  constructor(controller: string, readonly clusterName: ClusterName, cause: unknown) {
+  constructor(
+    controller: string,
+    readonly clusterName: ClusterName,
+    cause: unknown,
+  ) {
     super(
       controller,
       `controller ${JSON.stringify(controller)} could not engage cluster ${JSON.stringify(clusterName)}: ${cause instanceof Error ? cause.message : String(cause)}`,
@@ -51,7 +63,10 @@ export class ControllerEngageFailedError extends ControllerError {
 /** The reason a reconcile's signal carries when its cluster was disengaged mid-reconcile. */
 export class ClusterDisengagedError extends ControllerError {
   override readonly name = 'ClusterDisengagedError';
-  constructor(controller: string, readonly clusterName: ClusterName) {
+  constructor(
+    controller: string,
+    readonly clusterName: ClusterName,
+  ) {
     super(controller, `cluster ${JSON.stringify(clusterName)} was disengaged from controller ${JSON.stringify(controller)}`, false);
   }
 }

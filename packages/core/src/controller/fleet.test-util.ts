@@ -31,7 +31,8 @@ export function kubeconfigOf(server: ApiServer): KubeConfig {
 /** Enqueues the object itself, in the cluster the event came from. */
 export const forObject: EventHandler = {
   create: (e, q) => q.add({ clusterName: e.clusterName, namespace: e.object.metadata.namespace ?? '', name: e.object.metadata.name! }),
-  update: (e, q) => q.add({ clusterName: e.clusterName, namespace: e.objectNew.metadata.namespace ?? '', name: e.objectNew.metadata.name! }),
+  update: (e, q) =>
+    q.add({ clusterName: e.clusterName, namespace: e.objectNew.metadata.namespace ?? '', name: e.objectNew.metadata.name! }),
   delete: (e, q) => q.add({ clusterName: e.clusterName, namespace: e.object.metadata.namespace ?? '', name: e.object.metadata.name! }),
 };
 

@@ -40,10 +40,14 @@ export class ScriptedSource implements MultiClusterSource {
         this.log.push(`start ${name}`);
         const entry = { cluster, queue, signal };
         this.running.set(name, entry);
-        signal.addEventListener('abort', () => {
-          this.log.push(`stop ${name}`);
-          if (this.running.get(name) === entry) this.running.delete(name);
-        }, { once: true });
+        signal.addEventListener(
+          'abort',
+          () => {
+            this.log.push(`stop ${name}`);
+            if (this.running.get(name) === entry) this.running.delete(name);
+          },
+          { once: true },
+        );
       },
       waitForSync: (signal) => {
         if (this.synced) return Promise.resolve(true);

@@ -23,13 +23,16 @@ afterEach(async () => {
 /** A started controller whose reconciler ignores its signal and blocks on `stuck` requests until `unblock()`. */
 function stubborn() {
   let unblock!: () => void;
-  const gate = new Promise<void>((resolve) => { unblock = resolve; });
+  const gate = new Promise<void>((resolve) => {
+    unblock = resolve;
+  });
   gates.push(unblock);
   const started: string[] = [];
   const finished: string[] = [];
   const contexts = new Map<string, ReconcileContext>();
   const c: Controller = newController('stubborn', {
-    logger: silentLogger, maxConcurrentReconciles: 2,
+    logger: silentLogger,
+    maxConcurrentReconciles: 2,
     reconciler: async (req: Request, ctx: ReconcileContext) => {
       const k = `${req.clusterName}/${req.name}`;
       started.push(k);
@@ -48,12 +51,15 @@ function stubborn() {
 /** Tracks whether a promise has settled, and with what. */
 function track<T>(p: Promise<T>) {
   const state: { settled: boolean; value: T | undefined } = { settled: false, value: undefined };
-  void p.then((v) => { state.settled = true; state.value = v; });
+  void p.then((v) => {
+    state.settled = true;
+    state.value = v;
+  });
   return state;
 }
 
 describe('Controller.waitForDisengaged', () => {
-  it('stays pending while a disengaged cluster\'s reconcile ignores its signal, and resolves true once it returns', async () => {
+  it("stays pending while a disengaged cluster's reconcile ignores its signal, and resolves true once it returns", async () => {
     const { c, src, started, finished, contexts, unblock } = stubborn();
     const a = new AbortController();
     await c.engage(a.signal, 'a', new ScriptedCluster('a'));

@@ -4,7 +4,11 @@ import type { KubeObject } from '../object/types.js';
 import { enqueueRequestForObject } from './enqueue-for-object.js';
 import { RecordingQueue, testCluster } from './fixtures.test-util.js';
 
-const cm = (name: string, namespace?: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, ...(namespace ? { namespace } : {}) } });
+const cm = (name: string, namespace?: string): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, ...(namespace ? { namespace } : {}) },
+});
 
 describe('enqueueRequestForObject', () => {
   const cluster = testCluster('east');

@@ -18,7 +18,12 @@ export function enqueueRequestForObject<T extends KubeObject = KubeObject>(optio
   const enqueue = (type: string, clusterName: ClusterName, obj: T | undefined, queue: RequestQueue): void => {
     const req = requestForObject(clusterName, obj);
     if (req) queue.add(req);
-    else (options.logger ?? defaultHandlerLogger()).error(`${type} event for an object without a name; nothing enqueued`, undefined, objectFields(clusterName, obj));
+    else
+      (options.logger ?? defaultHandlerLogger()).error(
+        `${type} event for an object without a name; nothing enqueued`,
+        undefined,
+        objectFields(clusterName, obj),
+      );
   };
   return {
     create: (e, q) => enqueue('create', e.clusterName, e.object, q),

@@ -28,7 +28,9 @@ afterAll(async () => {
 });
 
 const configMapOwnedBy = (ref: OwnerReference): KubeObject => ({
-  apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'apps', ownerReferences: [ref] },
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name: 'cm', namespace: 'apps', ownerReferences: [ref] },
 });
 
 async function drain(queue: ReturnType<typeof newRequestQueue>): Promise<Request[]> {
@@ -50,7 +52,14 @@ function crd(kind: string, plural: string, scope: 'Namespaced' | 'Cluster'): Kub
       group: 'example.com',
       names: { plural, singular: kind.toLowerCase(), kind, listKind: `${kind}List` },
       scope,
-      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+        },
+      ],
     },
   };
 }
@@ -58,10 +67,18 @@ function crd(kind: string, plural: string, scope: 'Namespaced' | 'Cluster'): Kub
 async function install(kind: string, plural: string, scope: 'Namespaced' | 'Cluster'): Promise<void> {
   await cluster.client.create(crd(kind, plural, scope));
   // Established is asynchronous: wait until discovery serves the kind.
-  await expect.poll(async () => {
-    cluster.restMapper.reset();
-    return cluster.restMapper.mapping({ apiVersion: 'example.com/v1', kind }).then(() => true, () => false);
-  }, { timeout: 10_000 }).toBe(true);
+  await expect
+    .poll(
+      async () => {
+        cluster.restMapper.reset();
+        return cluster.restMapper.mapping({ apiVersion: 'example.com/v1', kind }).then(
+          () => true,
+          () => false,
+        );
+      },
+      { timeout: 10_000 },
+    )
+    .toBe(true);
   cluster.restMapper.reset();
 }
 
@@ -72,20 +89,32 @@ describe('enqueueRequestForOwner with discovery from a real API server', () => {
     const byApp = enqueueRequestForOwner({ apiVersion: 'example.com/v1', kind: 'App' });
     const byNamespace = enqueueRequestForOwner({ apiVersion: 'v1', kind: 'Namespace' });
 
-    byApp.create!({
-      clusterName: 'member', cluster, isInInitialList: false,
-      object: configMapOwnedBy({ apiVersion: 'example.com/v1', kind: 'App', name: 'web', uid: 'u1', controller: true }),
-    }, queue);
-    byNamespace.create!({
-      clusterName: 'member', cluster, isInInitialList: false,
-      object: configMapOwnedBy({ apiVersion: 'v1', kind: 'Namespace', name: 'apps', uid: 'u2', controller: true }),
-    }, queue);
+    byApp.create!(
+      {
+        clusterName: 'member',
+        cluster,
+        isInInitialList: false,
+        object: configMapOwnedBy({ apiVersion: 'example.com/v1', kind: 'App', name: 'web', uid: 'u1', controller: true }),
+      },
+      queue,
+    );
+    byNamespace.create!(
+      {
+        clusterName: 'member',
+        cluster,
+        isInInitialList: false,
+        object: configMapOwnedBy({ apiVersion: 'v1', kind: 'Namespace', name: 'apps', uid: 'u2', controller: true }),
+      },
+      queue,
+    );
 
     await expect.poll(() => queue.len(), { timeout: 10_000 }).toBe(2);
-    expect(await drain(queue)).toEqual(expect.arrayContaining([
-      { clusterName: 'member', namespace: 'apps', name: 'web' },
-      { clusterName: 'member', namespace: '', name: 'apps' },
-    ]));
+    expect(await drain(queue)).toEqual(
+      expect.arrayContaining([
+        { clusterName: 'member', namespace: 'apps', name: 'web' },
+        { clusterName: 'member', namespace: '', name: 'apps' },
+      ]),
+    );
     queue.shutDown();
   });
 
@@ -95,7 +124,9 @@ describe('enqueueRequestForOwner with discovery from a real API server', () => {
     const queue = newRequestQueue({ name: 'late-crd' });
     const byTenant = enqueueRequestForOwner({ apiVersion: 'example.com/v1', kind: 'Tenant' }, { logger });
     const event = {
-      clusterName: 'member', cluster, isInInitialList: false,
+      clusterName: 'member',
+      cluster,
+      isInInitialList: false,
       object: configMapOwnedBy({ apiVersion: 'example.com/v1', kind: 'Tenant', name: 'acme', uid: 'u3', controller: true }),
     };
 

@@ -6,10 +6,17 @@ import { RecordingQueue, TableRESTMapper, testCluster } from './fixtures.test-ut
 
 const deployment = { apiVersion: 'apps/v1', kind: 'Deployment' };
 const ref = (name: string, extra: Partial<OwnerReference> = {}): OwnerReference => ({
-  apiVersion: 'apps/v1', kind: 'Deployment', name, uid: `uid-${name}`, controller: true, ...extra,
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  name,
+  uid: `uid-${name}`,
+  controller: true,
+  ...extra,
 });
 const owned = (refs: OwnerReference[], namespace = 'ns'): KubeObject => ({
-  apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'rs', ...(namespace ? { namespace } : {}), ownerReferences: refs },
+  apiVersion: 'apps/v1',
+  kind: 'ReplicaSet',
+  metadata: { name: 'rs', ...(namespace ? { namespace } : {}), ownerReferences: refs },
 });
 
 describe('enqueueRequestForOwner', () => {
@@ -18,16 +25,21 @@ describe('enqueueRequestForOwner', () => {
     const cluster = testCluster('east', mapper);
     const q = new RecordingQueue();
     const h = enqueueRequestForOwner(deployment);
-    h.create!({
-      clusterName: 'east', cluster, isInInitialList: false,
-      object: owned([
-        ref('web'),
-        ref('not-controller', { controller: false }),
-        ref('other-group', { apiVersion: 'example.com/v1' }),
-        ref('other-kind', { kind: 'StatefulSet' }),
-        ref('other-version', { apiVersion: 'apps/v1beta2', name: 'web-beta' }),
-      ]),
-    }, q);
+    h.create!(
+      {
+        clusterName: 'east',
+        cluster,
+        isInInitialList: false,
+        object: owned([
+          ref('web'),
+          ref('not-controller', { controller: false }),
+          ref('other-group', { apiVersion: 'example.com/v1' }),
+          ref('other-kind', { kind: 'StatefulSet' }),
+          ref('other-version', { apiVersion: 'apps/v1beta2', name: 'web-beta' }),
+        ]),
+      },
+      q,
+    );
     await expect.poll(() => q.added.length).toBe(2);
     expect(q.added).toEqual([
       { clusterName: 'east', namespace: 'ns', name: 'web' },
@@ -38,14 +50,25 @@ describe('enqueueRequestForOwner', () => {
   it('follows every matching reference when onlyController is false', () => {
     const q = new RecordingQueue();
     const h = enqueueRequestForOwner(deployment, { onlyController: false, ownerNamespaced: true });
-    h.create!({ clusterName: 'c', cluster: testCluster('c'), isInInitialList: false, object: owned([ref('a'), ref('b', { controller: false })]) }, q);
+    h.create!(
+      { clusterName: 'c', cluster: testCluster('c'), isInInitialList: false, object: owned([ref('a'), ref('b', { controller: false })]) },
+      q,
+    );
     expect(q.added.map((r) => r.name)).toEqual(['a', 'b']);
   });
 
   it('enqueues old and new owners on update, each once, so a removed owner is reconciled too', () => {
     const q = new RecordingQueue();
     const h = enqueueRequestForOwner(deployment, { onlyController: false, ownerNamespaced: true });
-    h.update!({ clusterName: 'c', cluster: testCluster('c'), objectOld: owned([ref('old'), ref('both')]), objectNew: owned([ref('both'), ref('new')]) }, q);
+    h.update!(
+      {
+        clusterName: 'c',
+        cluster: testCluster('c'),
+        objectOld: owned([ref('old'), ref('both')]),
+        objectNew: owned([ref('both'), ref('new')]),
+      },
+      q,
+    );
     expect(q.added.map((r) => r.name)).toEqual(['old', 'both', 'new']);
   });
 
@@ -73,7 +96,10 @@ describe('enqueueRequestForOwner', () => {
   it('needs no lookup for a cluster-scoped owned object', () => {
     const mapper = new TableRESTMapper({});
     const q = new RecordingQueue();
-    enqueueRequestForOwner(deployment).create!({ clusterName: 'c', cluster: testCluster('c', mapper), isInInitialList: false, object: owned([ref('x')], '') }, q);
+    enqueueRequestForOwner(deployment).create!(
+      { clusterName: 'c', cluster: testCluster('c', mapper), isInInitialList: false, object: owned([ref('x')], '') },
+      q,
+    );
     expect(q.added).toEqual([{ clusterName: 'c', namespace: '', name: 'x' }]);
     expect(mapper.lookups).toBe(0);
   });
@@ -103,7 +129,15 @@ describe('enqueueRequestForOwner', () => {
     const h = enqueueRequestForOwner(deployment, { ownerNamespaced: true });
     const cluster = testCluster('c');
     h.create!({ clusterName: 'c', cluster, isInInitialList: false, object: { metadata: { name: 'x', namespace: 'ns' } } }, q);
-    h.create!({ clusterName: 'c', cluster, isInInitialList: false, object: owned([{ kind: 'Deployment', controller: true } as unknown as OwnerReference, null as unknown as OwnerReference]) }, q);
+    h.create!(
+      {
+        clusterName: 'c',
+        cluster,
+        isInInitialList: false,
+        object: owned([{ kind: 'Deployment', controller: true } as unknown as OwnerReference, null as unknown as OwnerReference]),
+      },
+      q,
+    );
     expect(q.added).toEqual([]);
   });
 
@@ -115,7 +149,15 @@ describe('enqueueRequestForOwner', () => {
     throwing.add = () => {
       throw new Error('queue broke');
     };
-    h.create!({ clusterName: 'c', cluster: testCluster('c', new TableRESTMapper({ Deployment: true })), isInInitialList: false, object: owned([ref('web')]) }, throwing);
+    h.create!(
+      {
+        clusterName: 'c',
+        cluster: testCluster('c', new TableRESTMapper({ Deployment: true })),
+        isInInitialList: false,
+        object: owned([ref('web')]),
+      },
+      throwing,
+    );
     await expect.poll(() => records).toContain('enqueueing owners failed');
   });
 });

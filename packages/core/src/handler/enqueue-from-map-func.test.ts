@@ -14,7 +14,10 @@ describe('enqueueRequestsFromMapFunc', () => {
     const seen: string[] = [];
     const h = enqueueRequestsFromMapFunc((o, ctx) => {
       seen.push(`${ctx.clusterName}:${ctx.cluster.name}`);
-      return [{ namespace: 'ns', name: `${o.metadata.name}-local` }, { clusterName: 'hub', name: 'global' }];
+      return [
+        { namespace: 'ns', name: `${o.metadata.name}-local` },
+        { clusterName: 'hub', name: 'global' },
+      ];
     });
     h.create!({ clusterName: 'east', cluster, object: obj('a'), isInInitialList: false }, q);
     expect(q.added).toEqual([
@@ -43,10 +46,13 @@ describe('enqueueRequestsFromMapFunc', () => {
     const records: string[] = [];
     const logger = createLogger({ sink: (_l, msg, fields) => records.push(`${msg} ${String(fields['error'])}`) });
     const q = new RecordingQueue();
-    const h = enqueueRequestsFromMapFunc((o) => {
-      if (o.metadata.name === 'bad') throw new Error('boom');
-      return [{ name: 'ok' }];
-    }, { logger });
+    const h = enqueueRequestsFromMapFunc(
+      (o) => {
+        if (o.metadata.name === 'bad') throw new Error('boom');
+        return [{ name: 'ok' }];
+      },
+      { logger },
+    );
     expect(() => h.create!({ clusterName: 'east', cluster, object: obj('bad'), isInInitialList: false }, q)).not.toThrow();
     h.create!({ clusterName: 'east', cluster, object: obj('good'), isInInitialList: false }, q);
     expect(q.added.map((r) => r.name)).toEqual(['ok']);

@@ -57,20 +57,31 @@ export function enqueueRequestsFromMapFunc<T extends KubeObject = KubeObject>(
     }
     if (targets === undefined || targets === null) return [];
     if (!Array.isArray(targets)) {
-      log().error(`map function returned ${typeof targets} instead of an array on ${type} event`, undefined, objectFields(ctx.clusterName, obj));
+      log().error(
+        `map function returned ${typeof targets} instead of an array on ${type} event`,
+        undefined,
+        objectFields(ctx.clusterName, obj),
+      );
       return [];
     }
     const out: Request[] = [];
     for (const t of targets as unknown[]) {
       const req = toRequest(t, ctx.clusterName);
       if (req) out.push(req);
-      else log().error(`map function returned a malformed target on ${type} event; skipped`, undefined, { ...objectFields(ctx.clusterName, obj), target: describeTarget(t) });
+      else
+        log().error(`map function returned a malformed target on ${type} event; skipped`, undefined, {
+          ...objectFields(ctx.clusterName, obj),
+          target: describeTarget(t),
+        });
     }
     return out;
   };
 
   const enqueue = (type: string, ctx: MapContext, objects: (T | undefined)[], queue: RequestQueue): void => {
-    addUnique(objects.flatMap((o) => map(type, o, ctx)), (req) => queue.add(req));
+    addUnique(
+      objects.flatMap((o) => map(type, o, ctx)),
+      (req) => queue.add(req),
+    );
   };
 
   return {

@@ -42,10 +42,18 @@ export function testCluster(name: string, restMapper: RESTMapper = new TableREST
   return {
     name,
     restMapper,
-    get config() { return unusable(); },
-    get client() { return unusable(); },
-    get cache() { return unusable(); },
-    get fieldIndexer() { return unusable(); },
+    get config() {
+      return unusable();
+    },
+    get client() {
+      return unusable();
+    },
+    get cache() {
+      return unusable();
+    },
+    get fieldIndexer() {
+      return unusable();
+    },
     start: unusable,
     waitForCacheSync: unusable,
   };

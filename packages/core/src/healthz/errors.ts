@@ -8,7 +8,10 @@ export class ProbeServerError extends Error {
 /** A bind address is not `host:port`, `:port`, or "0"/"" (off). */
 export class BindAddressInvalidError extends ProbeServerError {
   override readonly name = 'BindAddressInvalidError';
-  constructor(readonly address: string, reason: string) {
+  constructor(
+    readonly address: string,
+    reason: string,
+  ) {
     super(`invalid bind address ${JSON.stringify(address)}: ${reason}`);
   }
 }
@@ -16,7 +19,10 @@ export class BindAddressInvalidError extends ProbeServerError {
 /** The server could not listen (address in use, permission denied, unknown host). */
 export class ListenFailedError extends ProbeServerError {
   override readonly name = 'ListenFailedError';
-  constructor(readonly address: string, options: { cause: unknown }) {
+  constructor(
+    readonly address: string,
+    options: { cause: unknown },
+  ) {
     const why = options.cause instanceof Error ? options.cause.message : String(options.cause);
     super(`cannot listen on ${address}: ${why}`, options);
   }
@@ -25,7 +31,10 @@ export class ListenFailedError extends ProbeServerError {
 /** A health check name is empty, has characters a URL path segment cannot carry, or is taken. */
 export class HealthCheckNameError extends ProbeServerError {
   override readonly name = 'HealthCheckNameError';
-  constructor(readonly checkName: string, reason: string) {
+  constructor(
+    readonly checkName: string,
+    reason: string,
+  ) {
     super(`health check ${JSON.stringify(checkName)}: ${reason}`);
   }
 }

@@ -59,7 +59,9 @@ describe('ProbeServer', () => {
   it('serves one check by name and 404s unknown names and paths', async () => {
     const ready = new HealthChecks();
     ready.add('good', () => {});
-    ready.add('bad', () => { throw new Error('informer for v1/ConfigMap not synced'); });
+    ready.add('bad', () => {
+      throw new Error('informer for v1/ConfigMap not synced');
+    });
     const base = await serve({ readyz: ready });
     expect((await fetch(`${base}/readyz/good`)).status).toBe(200);
     const bad = await fetch(`${base}/readyz/bad`);
@@ -74,7 +76,16 @@ describe('ProbeServer', () => {
   it('fails a check that hangs instead of hanging the probe', async () => {
     const ready = new HealthChecks(50);
     let aborted = false;
-    ready.add('hang', (signal) => new Promise<void>((resolve) => signal.addEventListener('abort', () => { aborted = true; resolve(); })));
+    ready.add(
+      'hang',
+      (signal) =>
+        new Promise<void>((resolve) =>
+          signal.addEventListener('abort', () => {
+            aborted = true;
+            resolve();
+          }),
+        ),
+    );
     const base = await serve({ readyz: ready });
     const res = await fetch(`${base}/readyz`);
     expect(res.status).toBe(500);

@@ -57,7 +57,12 @@ describe('loadUntrustedKubeconfig', () => {
 
   const hostile = execPlugin('hostile');
   const cases: Array<[string, string, string, string]> = [
-    ['exec plugin', inlineCluster, `    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: ${hostile.command}`, 'exec'],
+    [
+      'exec plugin',
+      inlineCluster,
+      `    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: ${hostile.command}`,
+      'exec',
+    ],
     ['auth-provider', inlineCluster, '    auth-provider:\n      name: oidc\n      config: {client-id: x}', 'authProvider'],
     ['client key file', inlineCluster, '    client-certificate: /etc/passwd\n    client-key: /etc/shadow', 'localFiles'],
     ['token file', inlineCluster, '    token-file: /var/run/secrets/kubernetes.io/serviceaccount/token', 'localFiles'],
@@ -81,13 +86,14 @@ describe('loadUntrustedKubeconfig', () => {
 
   test('an allowed exec plugin runs, limited to the listed commands', async () => {
     const trusted = execPlugin('trusted');
-    const text = kubeconfig(inlineCluster, `    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: ${trusted.command}`);
-    expect(() => loadUntrustedKubeconfig(text, { allow: ['exec'], execCommands: ['/usr/bin/other'] })).toThrow(
-      KubeconfigRejectedError,
+    const text = kubeconfig(
+      inlineCluster,
+      `    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: ${trusted.command}`,
     );
+    expect(() => loadUntrustedKubeconfig(text, { allow: ['exec'], execCommands: ['/usr/bin/other'] })).toThrow(KubeconfigRejectedError);
     const kc = loadUntrustedKubeconfig(text, { allow: ['exec'], execCommands: [trusted.command] });
     const opts: { headers?: Record<string, string> } = { headers: {} };
-    await kc.applyToHTTPSOptions(opts as never);
+    await kc.applyToHTTPSOptions(opts);
     expect(opts.headers?.['Authorization']).toBe('Bearer from-exec');
     expect(existsSync(trusted.marker)).toBe(true);
   });
@@ -103,11 +109,19 @@ describe('loadUntrustedKubeconfig', () => {
     ['malformed YAML', 'clusters: [unclosed', /not valid YAML/],
     ['a scalar document', 'just a string', /must be a YAML mapping/],
     ['no current context', kubeconfig(inlineCluster, tokenUser).replace('current-context: ctx', ''), /no current-context/],
-    ['a missing context', kubeconfig(inlineCluster, tokenUser).replace('current-context: ctx', 'current-context: nope'), /context "nope" not found/],
+    [
+      'a missing context',
+      kubeconfig(inlineCluster, tokenUser).replace('current-context: ctx', 'current-context: nope'),
+      /context "nope" not found/,
+    ],
     ['a missing server', kubeconfig('    certificate-authority-data: Q0EK', tokenUser), /server is missing/],
     ['credentials in the URL', kubeconfig('    server: https://admin:pw@127.0.0.1', tokenUser), /must not carry credentials/],
     ['duplicate keys', kubeconfig(inlineCluster, `${tokenUser}\n    token: other`), /not valid YAML/],
-    ['an alias bomb', `a: &a [x,x,x,x,x,x,x,x]\n${Array.from({ length: 40 }, (_, i) => `k${i}: [*a,*a,*a,*a]`).join('\n')}`, /not valid YAML/],
+    [
+      'an alias bomb',
+      `a: &a [x,x,x,x,x,x,x,x]\n${Array.from({ length: 40 }, (_, i) => `k${i}: [*a,*a,*a,*a]`).join('\n')}`,
+      /not valid YAML/,
+    ],
   ];
   test.each(invalid)('reports %s as invalid', (_name, text, message) => {
     expect(() => loadUntrustedKubeconfig(text)).toThrow(KubeconfigInvalidError);

@@ -71,7 +71,12 @@ export function parseLabelSelector(selector: string | Readonly<Record<string, st
   return new RequirementsSelector(fromMap(selector, describe(selector)));
 }
 
-const EXPRESSION_OPERATORS = new Map<unknown, LabelOperator>([['In', 'in'], ['NotIn', 'notin'], ['Exists', 'exists'], ['DoesNotExist', '!']]);
+const EXPRESSION_OPERATORS = new Map<unknown, LabelOperator>([
+  ['In', 'in'],
+  ['NotIn', 'notin'],
+  ['Exists', 'exists'],
+  ['DoesNotExist', '!'],
+]);
 
 /**
  * Converts a `metav1.LabelSelector` (`matchLabels` and `matchExpressions`, ANDed). `{}` selects everything, as in
@@ -86,7 +91,10 @@ export function labelSelectorFromObject(selector: LabelSelectorObject): LabelSel
   for (const [i, expr] of (selector.matchExpressions ?? []).entries()) {
     const operator = EXPRESSION_OPERATORS.get(expr?.operator);
     if (!operator) {
-      throw new LabelSelectorError(source, `matchExpressions[${i}]: operator ${JSON.stringify(expr?.operator)} is not one of In, NotIn, Exists, DoesNotExist`);
+      throw new LabelSelectorError(
+        source,
+        `matchExpressions[${i}]: operator ${JSON.stringify(expr?.operator)} is not one of In, NotIn, Exists, DoesNotExist`,
+      );
     }
     if (typeof expr.key !== 'string') throw new LabelSelectorError(source, `matchExpressions[${i}]: key must be a string`);
     const values = expr.values ?? [];

@@ -18,7 +18,12 @@ export class LeaderElectionConfigError extends LeaderElectionError {
  */
 export class LeaderElectionLostError extends LeaderElectionError {
   override readonly name = 'LeaderElectionLostError';
-  constructor(readonly lease: string, readonly identity: string, reason: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly lease: string,
+    readonly identity: string,
+    reason: string,
+    options?: { cause?: unknown },
+  ) {
     super(`lost leadership of Lease ${lease} as ${JSON.stringify(identity)}: ${reason}`, options);
   }
 }

@@ -38,7 +38,8 @@ describe('LeaseElector against an API server', () => {
     const lease = await reader.get<Lease>(leaseKind, { namespace: 'default', name });
     expect(lease.spec?.holderIdentity).toBe('replica-a');
     expect(lease.spec?.renewTime).toMatch(/\.\d{6}Z$/);
-    await expect.poll(async () => (await reader.get<Lease>(leaseKind, { namespace: 'default', name })).spec?.renewTime)
+    await expect
+      .poll(async () => (await reader.get<Lease>(leaseKind, { namespace: 'default', name })).spec?.renewTime)
       .not.toBe(lease.spec?.renewTime);
 
     const campaign = b.acquire(stop.signal);

@@ -44,9 +44,7 @@ describe('LeaseElector', () => {
     const sa = signal();
     const sb = signal();
     const campaigns = { a: a.acquire(sa), b: b.acquire(sb) };
-    const [winner, term] = await Promise.race([
-      campaigns.a.then((t) => ['a', t] as const), campaigns.b.then((t) => ['b', t] as const),
-    ]);
+    const [winner, term] = await Promise.race([campaigns.a.then((t) => ['a', t] as const), campaigns.b.then((t) => ['b', t] as const)]);
     const loserTerm = winner === 'a' ? campaigns.b : campaigns.a;
     // Observe longer than a lease period: the winner keeps renewing, so the loser never gets in.
     await new Promise((r) => setTimeout(r, 1500));
@@ -68,7 +66,10 @@ describe('LeaseElector', () => {
     const ta = (await a.acquire(signal()))!;
     terms.push(ta);
     let bAcquiredAt = 0;
-    const bTerm = b.acquire(signal()).then((t) => { bAcquiredAt = performance.now(); return t; });
+    const bTerm = b.acquire(signal()).then((t) => {
+      bAcquiredAt = performance.now();
+      return t;
+    });
     ca.broken = true;
     const lostAt = await new Promise<number>((resolve) => ta.signal.addEventListener('abort', () => resolve(performance.now())));
     expect(ta.signal.reason).toBeInstanceOf(LeaderElectionLostError);

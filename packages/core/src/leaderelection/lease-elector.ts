@@ -72,7 +72,10 @@ export class LeaseElector {
   /** The spec last seen, and when (monotonic ms) it was first seen; expiry is judged from that. */
   private observed: { key: string; at: number } | undefined;
 
-  constructor(private readonly client: Client, private readonly options: LeaseElectorOptions) {
+  constructor(
+    private readonly client: Client,
+    private readonly options: LeaseElectorOptions,
+  ) {
     this.identity = options.identity ?? `${hostname()}_${randomUUID()}`;
     this.leaseDurationMs = options.leaseDurationMs ?? 15_000;
     this.renewDeadlineMs = options.renewDeadlineMs ?? 10_000;
@@ -154,7 +157,8 @@ export class LeaseElector {
         } catch (err) {
           if (renewStop.signal.aborted) break;
           this.log.warn('renewing the lease failed; retrying until the renew deadline', {
-            error: errorText(err), sinceLastRenewMs: Math.round(performance.now() - lastRenew),
+            error: errorText(err),
+            sinceLastRenewMs: Math.round(performance.now() - lastRenew),
           });
         }
       }
@@ -191,10 +195,13 @@ export class LeaseElector {
       const lease = await this.client.get<Lease>(leaseKind, this.key(), { signal: bound.signal });
       if (lease.spec?.holderIdentity !== this.identity) return;
       const now = formatMicroTime(new Date());
-      await this.client.update<Lease>({
-        ...lease,
-        spec: { ...lease.spec, holderIdentity: null, leaseDurationSeconds: 1, acquireTime: now, renewTime: now },
-      }, { signal: bound.signal });
+      await this.client.update<Lease>(
+        {
+          ...lease,
+          spec: { ...lease.spec, holderIdentity: null, leaseDurationSeconds: 1, acquireTime: now, renewTime: now },
+        },
+        { signal: bound.signal },
+      );
       this.log.info('released the lease');
     } catch (err) {
       this.log.warn('releasing the lease failed; it will expire on its own', { error: errorText(err) });
@@ -225,14 +232,22 @@ export class LeaseElector {
     } catch (err) {
       if (!isNotFound(err)) throw err;
       const spec: LeaseSpec = {
-        holderIdentity: this.identity, leaseDurationSeconds: durationSeconds,
-        acquireTime: formatMicroTime(now), renewTime: formatMicroTime(now), leaseTransitions: 0,
+        holderIdentity: this.identity,
+        leaseDurationSeconds: durationSeconds,
+        acquireTime: formatMicroTime(now),
+        renewTime: formatMicroTime(now),
+        leaseTransitions: 0,
       };
       try {
-        const created = await this.client.create<Lease>({
-          apiVersion: leaseKind.apiVersion, kind: leaseKind.kind,
-          metadata: { namespace: this.options.namespace, name: this.options.name }, spec,
-        }, { signal });
+        const created = await this.client.create<Lease>(
+          {
+            apiVersion: leaseKind.apiVersion,
+            kind: leaseKind.kind,
+            metadata: { namespace: this.options.namespace, name: this.options.name },
+            spec,
+          },
+          { signal },
+        );
         this.observe(created.spec ?? spec);
         return true;
       } catch (createErr) {
@@ -257,7 +272,7 @@ export class LeaseElector {
       renewTime: formatMicroTime(now),
       acquireTime: heldByUs && spec.acquireTime ? spec.acquireTime : formatMicroTime(now),
       // As client-go: every change of holder counts, also taking over a released Lease.
-      leaseTransitions: heldByUs ? spec.leaseTransitions ?? 0 : (spec.leaseTransitions ?? 0) + 1,
+      leaseTransitions: heldByUs ? (spec.leaseTransitions ?? 0) : (spec.leaseTransitions ?? 0) + 1,
     };
     try {
       const updated = await this.client.update<Lease>({ ...lease, spec: next }, { signal });

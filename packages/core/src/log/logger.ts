@@ -35,9 +35,15 @@ class SinkLogger implements Logger {
     if (order[level] < order[this.minLevel]) return;
     this.sink(level, msg, fields ? { ...this.fields, ...fields } : this.fields);
   }
-  debug(msg: string, fields?: LogFields): void { this.emit('debug', msg, fields); }
-  info(msg: string, fields?: LogFields): void { this.emit('info', msg, fields); }
-  warn(msg: string, fields?: LogFields): void { this.emit('warn', msg, fields); }
+  debug(msg: string, fields?: LogFields): void {
+    this.emit('debug', msg, fields);
+  }
+  info(msg: string, fields?: LogFields): void {
+    this.emit('info', msg, fields);
+  }
+  warn(msg: string, fields?: LogFields): void {
+    this.emit('warn', msg, fields);
+  }
   error(msg: string, err?: unknown, fields?: LogFields): void {
     this.emit('error', msg, { ...errorFields(err), ...fields });
   }

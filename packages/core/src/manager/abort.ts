@@ -22,7 +22,9 @@ export function linkedAbort(...parents: (AbortSignal | undefined)[]): LinkedAbor
   }
   // One child per cluster or request hangs off a long-lived parent: subscribeAbort shares one listener among them.
   const unsubscribes = live.map((p) => subscribeAbort(p, () => ac.abort(p.reason)));
-  const dispose = () => { for (const u of unsubscribes) u(); };
+  const dispose = () => {
+    for (const u of unsubscribes) u();
+  };
   ac.signal.addEventListener('abort', dispose, { once: true });
   return { signal: ac.signal, abort: (reason?: unknown) => ac.abort(reason), dispose };
 }

@@ -58,25 +58,31 @@ export class Engagements implements Aware {
       present.link.abort();
     }
     this.report();
-    engagement.link.signal.addEventListener('abort', () => {
-      if (this.live.get(name) !== engagement) return; // replaced: the successor owns the name now
-      this.live.delete(name);
-      log.info('cluster disengaged');
-      this.metrics.forgetCluster(name);
-      this.report();
-    }, { once: true });
+    engagement.link.signal.addEventListener(
+      'abort',
+      () => {
+        if (this.live.get(name) !== engagement) return; // replaced: the successor owns the name now
+        this.live.delete(name);
+        log.info('cluster disengaged');
+        this.metrics.forgetCluster(name);
+        this.report();
+      },
+      { once: true },
+    );
 
     log.info('engaging cluster');
     const failures: { runnable: string; error: unknown }[] = [];
-    await Promise.all([...this.awares].map(async (aware) => {
-      try {
-        await aware.engage(engagement.link.signal, name, cluster);
-      } catch (error) {
-        const runnable = runnableName(aware);
-        log.error('runnable failed to engage cluster', error, { runnable });
-        failures.push({ runnable, error });
-      }
-    }));
+    await Promise.all(
+      [...this.awares].map(async (aware) => {
+        try {
+          await aware.engage(engagement.link.signal, name, cluster);
+        } catch (error) {
+          const runnable = runnableName(aware);
+          log.error('runnable failed to engage cluster', error, { runnable });
+          failures.push({ runnable, error });
+        }
+      }),
+    );
     if (failures.length > 0) throw new EngageFailedError(name, failures);
   }
 

@@ -30,7 +30,10 @@ export class ManagerStoppedError extends ManagerError {
 /** A runnable (or the provider) failed; the manager stopped because of it. `cause` is the runnable's error. */
 export class RunnableFailedError extends ManagerError {
   override readonly name = 'RunnableFailedError';
-  constructor(readonly runnable: string, cause: unknown) {
+  constructor(
+    readonly runnable: string,
+    cause: unknown,
+  ) {
     super(`runnable ${runnable} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
 }
@@ -39,7 +42,10 @@ export class RunnableFailedError extends ManagerError {
 export class EngageFailedError extends ManagerError {
   override readonly name = 'EngageFailedError';
   override readonly retryable = true;
-  constructor(readonly clusterName: ClusterName, readonly failures: ReadonlyArray<{ runnable: string; error: unknown }>) {
+  constructor(
+    readonly clusterName: ClusterName,
+    readonly failures: ReadonlyArray<{ runnable: string; error: unknown }>,
+  ) {
     const list = failures.map((f) => `${f.runnable}: ${f.error instanceof Error ? f.error.message : String(f.error)}`).join('; ');
     super(`engaging cluster ${JSON.stringify(clusterName)} failed for ${failures.length} runnable(s): ${list}`, {
       cause: new AggregateError(failures.map((f) => f.error)),
@@ -50,7 +56,10 @@ export class EngageFailedError extends ManagerError {
 /** Runnables were still running when the graceful-shutdown deadline passed; they were abandoned. */
 export class GracefulShutdownTimeoutError extends ManagerError {
   override readonly name = 'GracefulShutdownTimeoutError';
-  constructor(readonly timeoutMs: number, readonly stillRunning: readonly string[]) {
+  constructor(
+    readonly timeoutMs: number,
+    readonly stillRunning: readonly string[],
+  ) {
     super(`runnables still running ${timeoutMs} ms after shutdown began: ${stillRunning.join(', ')}`);
   }
 }
@@ -58,7 +67,10 @@ export class GracefulShutdownTimeoutError extends ManagerError {
 /** A field index could not be registered everywhere; `failures` says where (local cluster and/or provider). */
 export class FieldIndexFailedError extends ManagerError {
   override readonly name = 'FieldIndexFailedError';
-  constructor(readonly field: string, readonly failures: ReadonlyArray<{ target: string; error: unknown }>) {
+  constructor(
+    readonly field: string,
+    readonly failures: ReadonlyArray<{ target: string; error: unknown }>,
+  ) {
     const list = failures.map((f) => `${f.target}: ${f.error instanceof Error ? f.error.message : String(f.error)}`).join('; ');
     super(`indexing field ${JSON.stringify(field)} failed on ${list}`, { cause: new AggregateError(failures.map((f) => f.error)) });
   }

@@ -25,7 +25,9 @@ export class TestFleetProvider implements ProviderRunnable {
   private markReady!: () => void;
 
   constructor() {
-    this.ready = new Promise((resolve) => { this.markReady = resolve; });
+    this.ready = new Promise((resolve) => {
+      this.markReady = resolve;
+    });
   }
 
   async start(signal: AbortSignal, aware: Aware): Promise<void> {
@@ -86,7 +88,12 @@ export function uniformReconciler(mgr: Manager, log: ReconcileLog): ReconcileFun
       throw err;
     }
     if (cm.metadata.labels?.['reconciled'] === 'true') return;
-    await cluster.client.patch(configMapKind, req, { type: 'merge', body: { metadata: { labels: { reconciled: 'true' } } } }, { signal: ctx.signal });
+    await cluster.client.patch(
+      configMapKind,
+      req,
+      { type: 'merge', body: { metadata: { labels: { reconciled: 'true' } } } },
+      { signal: ctx.signal },
+    );
   };
 }
 
@@ -105,7 +112,8 @@ export function syncReconciler(mgr: Manager, target: ClusterName, log: Reconcile
     }
     if (cm.metadata.labels?.['sync'] !== 'true') return;
     const copy = {
-      apiVersion: 'v1', kind: 'ConfigMap',
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
       metadata: { namespace: req.namespace, name: copyName(req.clusterName, req.name) },
       data: (cm['data'] as Record<string, string> | undefined) ?? {},
     };

@@ -16,7 +16,13 @@ import type { KubeObject } from '../object/types.js';
 import { kubeconfigFor } from '../providers/clusters/scripted-cluster.test-util.js';
 import { SingleClusterProvider } from '../providers/single.js';
 import {
-  ReconcileLog, TestFleetProvider, configMap, configMapKind, copyName, syncReconciler, uniformReconciler,
+  ReconcileLog,
+  TestFleetProvider,
+  configMap,
+  configMapKind,
+  copyName,
+  syncReconciler,
+  uniformReconciler,
 } from './fleet.test-util.js';
 import { newManager, type MultiClusterManager } from './manager.js';
 import type { ManagerOptions } from './options.js';
@@ -56,7 +62,9 @@ function unique(prefix: string): string {
 
 function startManager(provider: TestFleetProvider | undefined, options: ManagerOptions = {}): MultiClusterManager {
   const mgr = newManager(kubeconfigOf(host), provider, {
-    logger: silentLogger, gracefulShutdownTimeoutMs: 10_000, ...options,
+    logger: silentLogger,
+    gracefulShutdownTimeoutMs: 10_000,
+    ...options,
   });
   return mgr;
 }
@@ -110,7 +118,10 @@ describe('uniform and multi-cluster-aware reconcilers', () => {
     const mgr = startManager(undefined);
     const log = new ReconcileLog();
     controllerManagedBy(mgr).named('uniform').for(configMapKind).complete(uniformReconciler(mgr, log));
-    controllerManagedBy(mgr).named('sync').for(configMapKind).complete(syncReconciler(mgr, '', new ReconcileLog()));
+    controllerManagedBy(mgr)
+      .named('sync')
+      .for(configMapKind)
+      .complete(syncReconciler(mgr, '', new ReconcileLog()));
     run(mgr);
     const plain = unique('plain');
     const synced = unique('synced');
@@ -127,7 +138,10 @@ describe('uniform and multi-cluster-aware reconcilers', () => {
     const mgr = startManager(provider);
     const log = new ReconcileLog();
     controllerManagedBy(mgr).named('uniform').for(configMapKind).complete(uniformReconciler(mgr, log));
-    controllerManagedBy(mgr).named('sync').for(configMapKind).complete(syncReconciler(mgr, 'b', new ReconcileLog()));
+    controllerManagedBy(mgr)
+      .named('sync')
+      .for(configMapKind)
+      .complete(syncReconciler(mgr, 'b', new ReconcileLog()));
     run(mgr);
     const before = unique('before');
     await create(a, configMap(before, { sync: 'true' }));
@@ -193,8 +207,7 @@ describe('uniform and multi-cluster-aware reconcilers', () => {
     for (const name of ['', 'a', 'b']) {
       const cache = (await mgr.getCluster(name)).cache;
       await cache.getInformer(configMapKind);
-      await expect.poll(async () => (await cache.list(configMapKind, { fieldSelector: { 'data.team': tag } })).items.length, poll)
-        .toBe(1);
+      await expect.poll(async () => (await cache.list(configMapKind, { fieldSelector: { 'data.team': tag } })).items.length, poll).toBe(1);
     }
   });
 
@@ -262,9 +275,11 @@ describe('fairness across clusters', () => {
     try {
       const seeder = clientOf(flooded);
       let next = 0;
-      await Promise.all(Array.from({ length: 32 }, async () => {
-        while (next < 10_000) await seeder.client.create(configMap(`flood-${next++}`));
-      }));
+      await Promise.all(
+        Array.from({ length: 32 }, async () => {
+          while (next < 10_000) await seeder.client.create(configMap(`flood-${next++}`));
+        }),
+      );
       await seeder.close();
       const [quiet] = members as [ApiServer];
       const quietName = unique('quiet');
@@ -350,18 +365,21 @@ describe('metrics and probes', () => {
     try {
       slow.faults.setLatency(400);
       const mgr = newManager(kubeconfigOf(slow), undefined, {
-        logger: silentLogger, healthProbeBindAddress: '127.0.0.1:0',
+        logger: silentLogger,
+        healthProbeBindAddress: '127.0.0.1:0',
       });
       controllerManagedBy(mgr).named('uniform').for(configMapKind).complete(uniformReconciler(mgr, new ReconcileLog()));
       const ac = run(mgr);
       await expect.poll(() => mgr.addresses().healthProbe, poll).toBeDefined();
       const url = `http://${mgr.addresses().healthProbe}/readyz`;
       const statuses: number[] = [];
-      await expect.poll(async () => {
-        const s = (await fetch(url)).status;
-        statuses.push(s);
-        return s;
-      }, poll).toBe(200);
+      await expect
+        .poll(async () => {
+          const s = (await fetch(url)).status;
+          statuses.push(s);
+          return s;
+        }, poll)
+        .toBe(200);
       expect(statuses[0]).toBe(500);
       ac.abort();
       await Promise.allSettled(runs.splice(0));

@@ -13,7 +13,11 @@ import { LeaderElectionLostError } from '../leaderelection/errors.js';
 import { LeaseStore } from '../leaderelection/lease-store.test-util.js';
 import { whenAborted } from './abort.js';
 import {
-  EngageFailedError, GracefulShutdownTimeoutError, ManagerAlreadyStartedError, ManagerConfigError, ManagerStoppedError,
+  EngageFailedError,
+  GracefulShutdownTimeoutError,
+  ManagerAlreadyStartedError,
+  ManagerConfigError,
+  ManagerStoppedError,
   RunnableFailedError,
 } from './errors.js';
 import { newManager, type MultiClusterManager } from './manager.js';
@@ -21,7 +25,9 @@ import type { Runnable } from './types.js';
 
 const config = new KubeConfig();
 const stops: AbortController[] = [];
-afterEach(() => { for (const s of stops.splice(0)) s.abort(); });
+afterEach(() => {
+  for (const s of stops.splice(0)) s.abort();
+});
 
 function stopper(): AbortController {
   const ac = new AbortController();
@@ -32,7 +38,11 @@ function stopper(): AbortController {
 /** A runnable that records its lifetime into `events`. */
 class Recorder implements Runnable {
   running = false;
-  constructor(readonly name: string, readonly events: string[], readonly needLeaderElection?: boolean) {}
+  constructor(
+    readonly name: string,
+    readonly events: string[],
+    readonly needLeaderElection?: boolean,
+  ) {}
   async start(signal: AbortSignal): Promise<void> {
     this.running = true;
     this.events.push(`start ${this.name}`);
@@ -56,9 +66,13 @@ class FleetProvider {
     await this.set.removeAll();
     this.events.push('stop provider');
   }
-  get(name: ClusterName): Promise<Cluster> { return this.set.get(name); }
+  get(name: ClusterName): Promise<Cluster> {
+    return this.set.get(name);
+  }
   indexField: ClusterSet['indexField'] = (k, f, e) => this.set.indexField(k, f, e);
-  add(name: string, cluster: Cluster) { return this.set.add(name, cluster, this.aware); }
+  add(name: string, cluster: Cluster) {
+    return this.set.add(name, cluster, this.aware);
+  }
 }
 
 function manager(provider?: FleetProvider, extra: Parameters<typeof newManager>[2] = {}) {
@@ -71,7 +85,13 @@ describe('manager engagement', () => {
   it('engages every Aware, reports all failures, and keeps the others engaged', async () => {
     const { mgr } = manager();
     const a = new RecordingAware();
-    const bad = { name: 'picky', engage: async () => { throw new Error('not this one'); }, start: async () => {} };
+    const bad = {
+      name: 'picky',
+      engage: async () => {
+        throw new Error('not this one');
+      },
+      start: async () => {},
+    };
     const c = new RecordingAware();
     mgr.add(Object.assign(a, { start: async () => {} }));
     mgr.add(bad);
@@ -127,7 +147,13 @@ describe('manager engagement', () => {
     const records: { msg: string; fields: LogFields }[] = [];
     const logger = createLogger({ level: 'debug', sink: (_l, msg, fields) => records.push({ msg, fields }) });
     const { mgr } = manager(undefined, { logger });
-    mgr.add({ name: 'picky', start: async () => {}, engage: async () => { throw new Error('no'); } });
+    mgr.add({
+      name: 'picky',
+      start: async () => {},
+      engage: async () => {
+        throw new Error('no');
+      },
+    });
     const ac = stopper();
     await mgr.engage(ac.signal, 'east', new ScriptedCluster('east')).catch(() => {});
     ac.abort();
@@ -173,8 +199,9 @@ describe('manager lookups', () => {
   it('refuses options that cannot work', () => {
     // An empty kubeconfig names no server.
     expect(() => newManager(config)).toThrow(ManagerConfigError);
-    expect(() => newManager(config, undefined, { localCluster: new ScriptedCluster('l'), leaderElection: { enabled: true, name: '' } }))
-      .toThrow(ManagerConfigError);
+    expect(() =>
+      newManager(config, undefined, { localCluster: new ScriptedCluster('l'), leaderElection: { enabled: true, name: '' } }),
+    ).toThrow(ManagerConfigError);
   });
 });
 
@@ -224,7 +251,12 @@ describe('manager lifecycle', () => {
     const { mgr, local } = manager();
     const healthy = new Recorder('healthy', events);
     mgr.add(healthy);
-    mgr.add({ name: 'broken', start: async () => { throw new Error('lost my marbles'); } });
+    mgr.add({
+      name: 'broken',
+      start: async () => {
+        throw new Error('lost my marbles');
+      },
+    });
     const err = await mgr.start(stopper().signal).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RunnableFailedError);
     expect((err as RunnableFailedError).runnable).toBe('broken');
@@ -248,12 +280,17 @@ describe('manager lifecycle', () => {
     const local = new ScriptedCluster('local', { synced: false });
     let runnableReady!: () => void;
     const mgr: MultiClusterManager = newManager(config, undefined, {
-      localCluster: local, logger: silentLogger, healthProbeBindAddress: '127.0.0.1:0',
+      localCluster: local,
+      logger: silentLogger,
+      healthProbeBindAddress: '127.0.0.1:0',
     });
     mgr.add({
       name: 'ctrl',
       start: whenAborted,
-      waitForReady: () => new Promise<boolean>((resolve) => { runnableReady = () => resolve(true); }),
+      waitForReady: () =>
+        new Promise<boolean>((resolve) => {
+          runnableReady = () => resolve(true);
+        }),
     });
     const ac = stopper();
     const running = mgr.start(ac.signal);
@@ -309,8 +346,12 @@ describe('manager lifecycle', () => {
     await running;
   });
 
-  it('stops with the provider\'s error when the provider fails', async () => {
-    const failing = Object.assign(new FleetProvider(), { start: async () => { throw new Error('discovery broke'); } });
+  it("stops with the provider's error when the provider fails", async () => {
+    const failing = Object.assign(new FleetProvider(), {
+      start: async () => {
+        throw new Error('discovery broke');
+      },
+    });
     const { mgr, local } = manager(failing);
     const err = await mgr.start(stopper().signal).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RunnableFailedError);
@@ -326,7 +367,8 @@ describe('manager leader election', () => {
     const store = new LeaseStore();
     // Another replica holds the Lease and keeps renewing it.
     const other = newManager(config, undefined, {
-      localCluster: new ScriptedCluster('o', { client: store.client().asClient() }), logger: silentLogger,
+      localCluster: new ScriptedCluster('o', { client: store.client().asClient() }),
+      logger: silentLogger,
       leaderElection: { ...le, id: 'other' },
     });
     const otherStop = stopper();
@@ -337,7 +379,9 @@ describe('manager leader election', () => {
     const view = store.client();
     const p = new FleetProvider(events);
     const mgr = newManager(config, p, {
-      localCluster: new ScriptedCluster('l', { client: view.asClient() }), logger: silentLogger, leaderElection: { ...le, id: 'me' },
+      localCluster: new ScriptedCluster('l', { client: view.asClient() }),
+      logger: silentLogger,
+      leaderElection: { ...le, id: 'me' },
     });
     const ctrl = new Recorder('ctrl', events);
     const registry = new Recorder('registry', events, false);

@@ -29,8 +29,12 @@ import { resolveSharding } from '../sharding/options.js';
 import { linkedAbort, sleep, whenAborted, type LinkedAbort } from './abort.js';
 import { Engagements } from './engagements.js';
 import {
-  FieldIndexFailedError, GracefulShutdownTimeoutError, ManagerAlreadyStartedError, ManagerConfigError,
-  ManagerStoppedError, RunnableFailedError,
+  FieldIndexFailedError,
+  GracefulShutdownTimeoutError,
+  ManagerAlreadyStartedError,
+  ManagerConfigError,
+  ManagerStoppedError,
+  RunnableFailedError,
 } from './errors.js';
 import { leaseNamespace, namespaceOr, validateOptions, type ManagerOptions } from './options.js';
 import { runnableName } from './runnable-name.js';
@@ -96,18 +100,27 @@ export class MultiClusterManager implements Manager {
     this.gracefulShutdownTimeoutMs = options.gracefulShutdownTimeoutMs ?? 30_000;
     this.local = options.localCluster ?? this.buildLocalCluster(config);
     this.engagements = new Engagements(this.logger, this.metrics);
-    this.electedPromise = new Promise((resolve) => { this.resolveElected = resolve; });
+    this.electedPromise = new Promise((resolve) => {
+      this.resolveElected = resolve;
+    });
     const le = options.leaderElection;
     if (le?.enabled) {
       this.elector = new LeaseElector(this.local.client, {
-        namespace: leaseNamespace(le), name: le.name, identity: le.id, leaseDurationMs: le.leaseDurationMs,
-        renewDeadlineMs: le.renewDeadlineMs, retryPeriodMs: le.retryPeriodMs, logger: this.logger.with({ cluster: LOCAL_CLUSTER }),
+        namespace: leaseNamespace(le),
+        name: le.name,
+        identity: le.id,
+        leaseDurationMs: le.leaseDurationMs,
+        renewDeadlineMs: le.renewDeadlineMs,
+        retryPeriodMs: le.retryPeriodMs,
+        logger: this.logger.with({ cluster: LOCAL_CLUSTER }),
       });
     }
     if (options.sharding) {
       const sharding = resolveSharding(options.sharding, namespaceOr(options.sharding.namespace, 'sharding.namespace'));
       this.coordinator = new ShardCoordinator(
-        this.local.client, sharding, this.engagements,
+        this.local.client,
+        sharding,
+        this.engagements,
         this.logger.with({ shardGroup: sharding.groupName, replica: sharding.id }),
       );
     }
@@ -136,7 +149,9 @@ export class MultiClusterManager implements Manager {
     try {
       return newCluster(config, { ...options, name: LOCAL_CLUSTER });
     } catch (err) {
-      throw new ManagerConfigError(`cannot build the local cluster from the config: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      throw new ManagerConfigError(`cannot build the local cluster from the config: ${err instanceof Error ? err.message : String(err)}`, {
+        cause: err,
+      });
     }
   }
 
@@ -251,7 +266,9 @@ export class MultiClusterManager implements Manager {
     if (this.state !== 'new') throw new ManagerAlreadyStartedError();
     this.state = 'running';
     const run: Run = {
-      stopRequested: linkedAbort(signal), runnables: new AbortController(), cluster: new AbortController(),
+      stopRequested: linkedAbort(signal),
+      runnables: new AbortController(),
+      cluster: new AbortController(),
       nonLeaderStarted: false,
     };
     this.run = run;
@@ -306,9 +323,13 @@ export class MultiClusterManager implements Manager {
         return undefined;
       }
       if (!term) return undefined;
-      term.signal.addEventListener('abort', () => {
-        if (term!.signal.reason instanceof LeaderElectionLostError) this.fail(term!.signal.reason);
-      }, { once: true });
+      term.signal.addEventListener(
+        'abort',
+        () => {
+          if (term!.signal.reason instanceof LeaderElectionLostError) this.fail(term!.signal.reason);
+        },
+        { once: true },
+      );
       leaderSignal = linkedAbort(run.runnables.signal, term.signal).signal;
     }
     if (run.stopRequested.signal.aborted) return term;
@@ -343,7 +364,9 @@ export class MultiClusterManager implements Manager {
     if (r.waitForReady) {
       entry.ready = false;
       r.waitForReady(signal).then(
-        (ok) => { entry.ready = ok; },
+        (ok) => {
+          entry.ready = ok;
+        },
         (err: unknown) => this.logger.error('runnable readiness check failed', err, { runnable: entry.name }),
       );
     }
@@ -394,12 +417,21 @@ export class MultiClusterManager implements Manager {
     run.runnables.abort();
     this.engagements.stop();
     const term = await campaign;
-    const runnablesStopped = await settleWithin([...this.running.values()].map((r) => r.done), remaining());
+    const runnablesStopped = await settleWithin(
+      [...this.running.values()].map((r) => r.done),
+      remaining(),
+    );
     const stillRunning = [...this.running.values()].filter((_r, i) => !runnablesStopped.settled[i]).map((r) => r.name);
     if (this.coordinator) {
       // Each fence is released only once its cluster's reconciles have ended; the others are left to expire.
-      if (stillRunning.length > 0) this.logger.warn('runnables are still running; fences of clusters still being reconciled will expire instead of being released', { stillRunning });
-      await settleWithin([this.coordinator.close(remaining()).catch((err: unknown) => this.logger.error('releasing cluster fences failed', err))], remaining());
+      if (stillRunning.length > 0)
+        this.logger.warn('runnables are still running; fences of clusters still being reconciled will expire instead of being released', {
+          stillRunning,
+        });
+      await settleWithin(
+        [this.coordinator.close(remaining()).catch((err: unknown) => this.logger.error('releasing cluster fences failed', err))],
+        remaining(),
+      );
     }
     if (term) {
       // Hand over at once only if no leader work is still running; otherwise let the Lease expire, so two leaders
@@ -428,8 +460,8 @@ export class MultiClusterManager implements Manager {
   private async startProbeServers(): Promise<void> {
     const metricsAt = parseBindAddress(this.options.metricsBindAddress);
     const healthAt = parseBindAddress(this.options.healthProbeBindAddress);
-    const metricsSource: MetricsSource | undefined = this.options.metricsRegistry
-      ?? (this.metrics instanceof PrometheusMetrics ? this.metrics.registry : undefined);
+    const metricsSource: MetricsSource | undefined =
+      this.options.metricsRegistry ?? (this.metrics instanceof PrometheusMetrics ? this.metrics.registry : undefined);
     const health: ProbeRoutes = { healthz: this.healthChecks, readyz: this.readyChecks };
     const listen = async (bind: BindAddress, routes: ProbeRoutes): Promise<string> => {
       const server = new ProbeServer(routes);
@@ -459,7 +491,13 @@ function sameBind(a: BindAddress, b: BindAddress): boolean {
 /** Waits up to `ms` for the promises (which never reject); says which settled. */
 async function settleWithin(promises: Promise<void>[], ms: number): Promise<{ all: boolean; settled: boolean[] }> {
   const settled = promises.map(() => false);
-  const all = Promise.all(promises.map((p, i) => p.then(() => { settled[i] = true; })));
+  const all = Promise.all(
+    promises.map((p, i) =>
+      p.then(() => {
+        settled[i] = true;
+      }),
+    ),
+  );
   const timer = new AbortController();
   const finished = await Promise.race([all.then(() => true), sleep(ms, timer.signal).then(() => false)]);
   timer.abort();

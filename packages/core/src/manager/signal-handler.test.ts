@@ -3,7 +3,9 @@ import { signalHandler } from './signal-handler.js';
 
 // Real signals sent to this test process; SIGUSR2 so an accidental escape cannot interrupt the run.
 const cleanups: (() => void)[] = [];
-afterEach(() => { for (const c of cleanups.splice(0)) c(); });
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
+});
 
 describe('signalHandler', () => {
   it('aborts on the first signal and calls onSecondSignal on the second', async () => {

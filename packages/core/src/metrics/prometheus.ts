@@ -80,48 +80,72 @@ export class PrometheusMetrics implements MetricsRecorder {
     if (options.processMetrics) collectDefaultMetrics({ register: this.registry });
 
     this.reconcileTotal = new Counter({
-      name: `${p}reconcile_total`, help: 'Reconciles finished, per controller, cluster and result.',
-      labelNames: ['controller', 'cluster', 'result'], registers,
+      name: `${p}reconcile_total`,
+      help: 'Reconciles finished, per controller, cluster and result.',
+      labelNames: ['controller', 'cluster', 'result'],
+      registers,
     });
     this.reconcileErrors = new Counter({
-      name: `${p}reconcile_errors_total`, help: 'Reconciles that failed (retried or terminal), per controller and cluster.',
-      labelNames: ['controller', 'cluster'], registers,
+      name: `${p}reconcile_errors_total`,
+      help: 'Reconciles that failed (retried or terminal), per controller and cluster.',
+      labelNames: ['controller', 'cluster'],
+      registers,
     });
     this.reconcileTime = new Histogram({
-      name: `${p}reconcile_time_seconds`, help: 'Time per reconcile, per controller and cluster.',
-      labelNames: ['controller', 'cluster'], registers,
+      name: `${p}reconcile_time_seconds`,
+      help: 'Time per reconcile, per controller and cluster.',
+      labelNames: ['controller', 'cluster'],
+      registers,
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
     });
     this.workers = new Gauge({
-      name: `${p}active_workers`, help: 'Workers busy reconciling, per controller.', labelNames: ['controller'], registers,
+      name: `${p}active_workers`,
+      help: 'Workers busy reconciling, per controller.',
+      labelNames: ['controller'],
+      registers,
     });
     this.queueAdds = new Counter({
-      name: `${p}workqueue_adds_total`, help: 'Items added to a work queue, per queue and cluster.',
-      labelNames: ['name', 'cluster'], registers,
+      name: `${p}workqueue_adds_total`,
+      help: 'Items added to a work queue, per queue and cluster.',
+      labelNames: ['name', 'cluster'],
+      registers,
     });
     this.depth = new Gauge({
-      name: `${p}workqueue_depth`, help: 'Items waiting in a work queue, per queue and cluster.',
-      labelNames: ['name', 'cluster'], registers,
+      name: `${p}workqueue_depth`,
+      help: 'Items waiting in a work queue, per queue and cluster.',
+      labelNames: ['name', 'cluster'],
+      registers,
     });
     this.queueDuration = new Histogram({
-      name: `${p}workqueue_queue_duration_seconds`, help: 'Time an item waited in a work queue before a worker took it.',
-      labelNames: ['name', 'cluster'], registers,
+      name: `${p}workqueue_queue_duration_seconds`,
+      help: 'Time an item waited in a work queue before a worker took it.',
+      labelNames: ['name', 'cluster'],
+      registers,
       buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 60],
     });
     this.retries = new Counter({
-      name: `${p}workqueue_retries_total`, help: 'Rate-limited retries scheduled, per queue and cluster.',
-      labelNames: ['name', 'cluster'], registers,
+      name: `${p}workqueue_retries_total`,
+      help: 'Rate-limited retries scheduled, per queue and cluster.',
+      labelNames: ['name', 'cluster'],
+      registers,
     });
     this.informerWatching = new Gauge({
-      name: `${p}informer_watching`, help: '1 if the informer has synced and is watching, 0 otherwise.',
-      labelNames: ['cluster', 'kind'], registers,
+      name: `${p}informer_watching`,
+      help: '1 if the informer has synced and is watching, 0 otherwise.',
+      labelNames: ['cluster', 'kind'],
+      registers,
     });
     this.informerFailures = new Gauge({
-      name: `${p}informer_failures`, help: 'Consecutive list/watch failures of an informer since its last success.',
-      labelNames: ['cluster', 'kind'], registers,
+      name: `${p}informer_failures`,
+      help: 'Consecutive list/watch failures of an informer since its last success.',
+      labelNames: ['cluster', 'kind'],
+      registers,
     });
     this.engaged = new Gauge({
-      name: `${p}engaged_clusters`, help: 'Clusters engaged, per controller or provider.', labelNames: ['owner'], registers,
+      name: `${p}engaged_clusters`,
+      help: 'Clusters engaged, per controller or provider.',
+      labelNames: ['owner'],
+      registers,
     });
   }
 

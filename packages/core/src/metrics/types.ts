@@ -34,6 +34,14 @@ export interface MetricsRecorder {
 
 /** Records nothing. */
 export const noopMetrics: MetricsRecorder = {
-  reconcileDone() {}, activeWorkers() {}, queueAdd() {}, queueDepth() {}, queueLatency() {}, queueRetry() {},
-  informerState() {}, engagedClusters() {}, forgetCluster() {}, clusterEngaged() {},
+  reconcileDone() {},
+  activeWorkers() {},
+  queueAdd() {},
+  queueDepth() {},
+  queueLatency() {},
+  queueRetry() {},
+  informerState() {},
+  engagedClusters() {},
+  forgetCluster() {},
+  clusterEngaged() {},
 };

@@ -16,7 +16,7 @@ function test<T extends KubeObject>(p: Predicate<T>, type: EventType, event: unk
 function combine<T extends KubeObject>(decide: (type: EventType, event: unknown) => boolean): Predicate<T> {
   const out: Record<string, (e: unknown) => boolean> = {};
   for (const type of TYPES) out[type] = (event) => decide(type, event);
-  return out as Predicate<T>;
+  return out;
 }
 
 /** Passes an event only if every predicate does (and stops at the first that does not). `andPredicates()` passes all. */

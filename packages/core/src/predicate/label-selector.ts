@@ -19,7 +19,7 @@ function toSelector(selector: LabelSelector | LabelSelectorObject | string | Rea
   if (typeof selector === 'string') return parseLabelSelector(selector);
   if (selector !== null && typeof selector === 'object') {
     if (typeof (selector as LabelSelector).matches === 'function') return selector as LabelSelector;
-    if ('matchLabels' in selector || 'matchExpressions' in selector) return labelSelectorFromObject(selector as LabelSelectorObject);
+    if ('matchLabels' in selector || 'matchExpressions' in selector) return labelSelectorFromObject(selector);
   }
   return parseLabelSelector(selector as Readonly<Record<string, string>>);
 }

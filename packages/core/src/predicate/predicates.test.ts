@@ -6,7 +6,10 @@ import { parseLabelSelector } from '../labels/selector.js';
 import { createLogger } from '../log/logger.js';
 import type { KubeObject, ObjectMeta } from '../object/types.js';
 import {
-  annotationChangedPredicate, generationChangedPredicate, labelChangedPredicate, resourceVersionChangedPredicate,
+  annotationChangedPredicate,
+  generationChangedPredicate,
+  labelChangedPredicate,
+  resourceVersionChangedPredicate,
 } from './changed.js';
 import { andPredicates, notPredicate, orPredicates } from './combinators.js';
 import { evaluatePredicates } from './evaluate.js';
@@ -35,19 +38,44 @@ describe('change predicates', () => {
   it.each([
     ['generation', generationChangedPredicate(), { generation: 1 }, { generation: 2 }, { generation: 1, labels: { a: 'b' } }],
     ['labels', labelChangedPredicate(), { labels: { a: '1' } }, { labels: { a: '2' } }, { labels: { a: '1' }, generation: 9 }],
-    ['annotations', annotationChangedPredicate(), { annotations: { a: '1' } }, { annotations: {} }, { annotations: { a: '1' }, labels: { x: 'y' } }],
-    ['resourceVersion', resourceVersionChangedPredicate(), { resourceVersion: '1' }, { resourceVersion: '2' }, { resourceVersion: '1', generation: 5 }],
+    [
+      'annotations',
+      annotationChangedPredicate(),
+      { annotations: { a: '1' } },
+      { annotations: {} },
+      { annotations: { a: '1' }, labels: { x: 'y' } },
+    ],
+    [
+      'resourceVersion',
+      resourceVersionChangedPredicate(),
+      { resourceVersion: '1' },
+      { resourceVersion: '2' },
+      { resourceVersion: '1', generation: 5 },
+    ],
   ])('%s changed: passes a changed update, drops an unchanged one, passes other events', (_n, p, before, changed, same) => {
     expect(decide(p, { u: update(obj(before), obj(changed)) }).update).toBe(true);
     expect(decide(p, { u: update(obj(before), obj(same)) }).update).toBe(false);
-    expect(decide(p, { c: create(obj()), d: del(obj()), g: generic(obj()) })).toEqual({ create: true, update: undefined, delete: true, generic: true });
+    expect(decide(p, { c: create(obj()), d: del(obj()), g: generic(obj()) })).toEqual({
+      create: true,
+      update: undefined,
+      delete: true,
+      generic: true,
+    });
   });
 
   it('treats absent and empty labels or annotations as equal, and key order as irrelevant', () => {
     expect(evaluatePredicates([labelChangedPredicate()], 'update', update(obj(), obj({ labels: {} })))).toBe(false);
     expect(evaluatePredicates([annotationChangedPredicate()], 'update', update(obj({ annotations: {} }), obj()))).toBe(false);
-    expect(evaluatePredicates([labelChangedPredicate()], 'update', update(obj({ labels: { a: '1', b: '2' } }), obj({ labels: { b: '2', a: '1' } })))).toBe(false);
-    expect(evaluatePredicates([labelChangedPredicate()], 'update', update(obj({ labels: { a: '1' } }), obj({ labels: { b: '1' } })))).toBe(true);
+    expect(
+      evaluatePredicates(
+        [labelChangedPredicate()],
+        'update',
+        update(obj({ labels: { a: '1', b: '2' } }), obj({ labels: { b: '2', a: '1' } })),
+      ),
+    ).toBe(false);
+    expect(evaluatePredicates([labelChangedPredicate()], 'update', update(obj({ labels: { a: '1' } }), obj({ labels: { b: '1' } })))).toBe(
+      true,
+    );
   });
 
   it('drops an update that lacks an object', () => {
@@ -62,7 +90,10 @@ describe('predicateFuncs and labelSelectorPredicate', () => {
     const keep = obj({ name: 'keep' });
     const drop = obj({ name: 'drop' });
     expect(decide(p, { c: create(keep), u: update(drop, keep), d: del(drop), g: generic(keep) })).toEqual({
-      create: true, update: true, delete: false, generic: true,
+      create: true,
+      update: true,
+      delete: false,
+      generic: true,
     });
     expect(evaluatePredicates([p], 'update', update(keep, drop))).toBe(false);
   });
@@ -111,7 +142,9 @@ describe('andPredicates / orPredicates / notPredicate', () => {
   it('composes change predicates as users do', () => {
     const p = orPredicates(generationChangedPredicate(), labelChangedPredicate());
     expect(evaluatePredicates([p], 'update', update(obj({ generation: 1 }), obj({ generation: 1, labels: { a: 'b' } })))).toBe(true);
-    expect(evaluatePredicates([p], 'update', update(obj({ generation: 1, resourceVersion: '1' }), obj({ generation: 1, resourceVersion: '2' })))).toBe(false);
+    expect(
+      evaluatePredicates([p], 'update', update(obj({ generation: 1, resourceVersion: '1' }), obj({ generation: 1, resourceVersion: '2' }))),
+    ).toBe(false);
   });
 
   it('keeps `this` for predicates written as classes', () => {
@@ -138,7 +171,11 @@ describe('evaluatePredicates', () => {
   it('counts a throwing predicate as false and logs it with the object’s coordinates', () => {
     const records: Array<{ msg: string; fields: Record<string, unknown> }> = [];
     const log = createLogger({ sink: (_l, msg, fields) => records.push({ msg, fields }) });
-    const boom: Predicate = { delete: () => { throw new Error('kaboom'); } };
+    const boom: Predicate = {
+      delete: () => {
+        throw new Error('kaboom');
+      },
+    };
     expect(evaluatePredicates([boom], 'delete', del(obj({ name: 'x', namespace: 'y' })), log)).toBe(false);
     expect(evaluatePredicates([andPredicates(boom)], 'delete', del(obj()), log)).toBe(false);
     expect(records).toHaveLength(2);

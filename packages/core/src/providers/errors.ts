@@ -27,7 +27,10 @@ export class ClusterAlreadyExistsError extends ClusterLifecycleError {
 /** The cluster's cache did not sync in time; it was stopped and not engaged. Often transient. */
 export class CacheSyncTimeoutError extends ClusterLifecycleError {
   override readonly name = 'CacheSyncTimeoutError';
-  constructor(clusterName: ClusterName, readonly timeoutMs: number) {
+  constructor(
+    clusterName: ClusterName,
+    readonly timeoutMs: number,
+  ) {
     super(clusterName, `timed out after ${timeoutMs} ms waiting for the cache of cluster ${JSON.stringify(clusterName)} to sync`, true);
   }
 }
@@ -44,7 +47,9 @@ export class ClusterStartFailedError extends ClusterLifecycleError {
 export class ClusterIndexFailedError extends ClusterLifecycleError {
   override readonly name = 'ClusterIndexFailedError';
   constructor(clusterName: ClusterName, field: string, cause: unknown) {
-    super(clusterName, `indexing ${JSON.stringify(field)} on cluster ${JSON.stringify(clusterName)} failed: ${describe(cause)}`, false, { cause });
+    super(clusterName, `indexing ${JSON.stringify(field)} on cluster ${JSON.stringify(clusterName)} failed: ${describe(cause)}`, false, {
+      cause,
+    });
   }
 }
 
@@ -67,7 +72,10 @@ export class ClusterAddAbortedError extends ClusterLifecycleError {
 /** A field index is already registered, or applying a new one failed on some clusters. */
 export class IndexFieldError extends Error {
   override readonly name = 'IndexFieldError';
-  constructor(message: string, readonly failures: ReadonlyMap<ClusterName, unknown> = new Map()) {
+  constructor(
+    message: string,
+    readonly failures: ReadonlyMap<ClusterName, unknown> = new Map(),
+  ) {
     super(message, failures.size > 0 ? { cause: new AggregateError([...failures.values()], message) } : undefined);
   }
 }
@@ -88,7 +96,10 @@ export class ProviderAlreadyStartedError extends Error {
 export class ProviderConfigError extends Error {
   override readonly name = 'ProviderConfigError';
   readonly retryable = false;
-  constructor(readonly provider: string, problem: string) {
+  constructor(
+    readonly provider: string,
+    problem: string,
+  ) {
     super(`${provider}: ${problem}`);
   }
 }

@@ -49,7 +49,9 @@ describe('NopProvider', () => {
     await p.indexField({ apiVersion: 'v1', kind: 'Pod' }, 'f', () => []);
     const ac = new AbortController();
     let done = false;
-    const running = p.start(ac.signal, new RecordingAware()).then(() => { done = true; });
+    const running = p.start(ac.signal, new RecordingAware()).then(() => {
+      done = true;
+    });
     await Promise.resolve();
     expect(done).toBe(false);
     ac.abort();

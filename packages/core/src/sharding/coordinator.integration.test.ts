@@ -50,19 +50,41 @@ let seq = 0;
 function coordinator(id: string, extra: { waitForDisengaged?: Aware['waitForDisengaged']; logger?: Logger } = {}) {
   const group = `co${++seq}`;
   const engaged = new Map<string, AbortSignal>();
-  const onward: Aware = { engage: async (signal, name) => { engaged.set(name, signal); } };
-  if (extra.waitForDisengaged) onward.waitForDisengaged = extra.waitForDisengaged;
-  const c = new ShardCoordinator(tool.client, resolveSharding({
-    groupName: group, id, timings: {
-      peerLeaseDurationMs: 2000, peerRenewIntervalMs: 200, fenceLeaseDurationMs: 2000, fenceRenewDeadlineMs: 1500,
-      fenceRetryPeriodMs: 200, recomputeIntervalMs: 500,
+  const onward: Aware = {
+    engage: async (signal, name) => {
+      engaged.set(name, signal);
     },
-  }, 'default'), onward, extra.logger ?? silentLogger);
+  };
+  if (extra.waitForDisengaged) onward.waitForDisengaged = extra.waitForDisengaged;
+  const c = new ShardCoordinator(
+    tool.client,
+    resolveSharding(
+      {
+        groupName: group,
+        id,
+        timings: {
+          peerLeaseDurationMs: 2000,
+          peerRenewIntervalMs: 200,
+          fenceLeaseDurationMs: 2000,
+          fenceRenewDeadlineMs: 1500,
+          fenceRetryPeriodMs: 200,
+          recomputeIntervalMs: 500,
+        },
+      },
+      'default',
+    ),
+    onward,
+    extra.logger ?? silentLogger,
+  );
   coordinators.push(c);
   const stop = new AbortController();
   stops.push(stop);
   runs.push(c.start(stop.signal));
-  const live = () => [...engaged].filter(([, s]) => !s.aborted).map(([n]) => n).sort();
+  const live = () =>
+    [...engaged]
+      .filter(([, s]) => !s.aborted)
+      .map(([n]) => n)
+      .sort();
   return { c, group, engaged, live, stop };
 }
 
@@ -75,10 +97,15 @@ describe('ShardCoordinator', () => {
     providers.get('y')!.abort();
     await expect.poll(live, { timeout: 5000 }).toEqual(['x', 'z']);
     // Several later passes (peer refreshes, periodic recomputes) still leave x and z alone.
-    await expect.poll(async () => {
-      const lease = await tool.client.get<Lease>(leaseKind, { namespace: 'default', name: fenceLeaseName(group, 'y') });
-      return lease.spec?.holderIdentity ?? '';
-    }, { timeout: 5000 }).toBe('');
+    await expect
+      .poll(
+        async () => {
+          const lease = await tool.client.get<Lease>(leaseKind, { namespace: 'default', name: fenceLeaseName(group, 'y') });
+          return lease.spec?.holderIdentity ?? '';
+        },
+        { timeout: 5000 },
+      )
+      .toBe('');
     expect(live()).toEqual(['x', 'z']);
     expect(c.owns('x') && c.owns('z') && !c.owns('y')).toBe(true);
   });
@@ -92,7 +119,8 @@ describe('ShardCoordinator', () => {
     const key = { namespace: 'default', name: fenceLeaseName(group, 'm') };
     const lease = await tool.client.get<Lease>(leaseKind, key);
     await tool.client.update<Lease>({
-      ...lease, spec: { ...lease.spec, holderIdentity: 'thief', leaseDurationSeconds: 2, renewTime: formatMicroTime(new Date()) },
+      ...lease,
+      spec: { ...lease.spec, holderIdentity: 'thief', leaseDurationSeconds: 2, renewTime: formatMicroTime(new Date()) },
     });
     const stolen = performance.now();
     await expect.poll(() => first.aborted, { timeout: 3000 }).toBe(true);
@@ -123,11 +151,12 @@ describe('ShardCoordinator', () => {
     await expect(tool.client.get<Lease>(leaseKind, { namespace: 'default', name: c.peers.leaseName })).rejects.toThrow(/not found/i);
   });
 
-  it('leaves the fence to expire, unreleased, when the cluster\'s work does not stop within the renew deadline', async () => {
+  it("leaves the fence to expire, unreleased, when the cluster's work does not stop within the renew deadline", async () => {
     const warnings: string[] = [];
     const logger = createLogger({ level: 'warn', sink: (_l, msg) => warnings.push(msg) });
     // An Aware whose work for the cluster never stops (a reconciler ignoring its signal): it only gives up on abort.
-    const never = (signal: AbortSignal) => new Promise<boolean>((resolve) => signal.addEventListener('abort', () => resolve(false), { once: true }));
+    const never = (signal: AbortSignal) =>
+      new Promise<boolean>((resolve) => signal.addEventListener('abort', () => resolve(false), { once: true }));
     const { c, group, live } = coordinator('stuck', { waitForDisengaged: never, logger });
     const provider = new AbortController();
     await c.engage(provider.signal, 's', fakeCluster('s'));
@@ -141,7 +170,12 @@ describe('ShardCoordinator', () => {
     expect((await tool.client.get<Lease>(leaseKind, key)).spec?.holderIdentity).toBe('stuck');
     // Nobody renews it any more, so another candidate gets it once the 2 s claim has expired on its own clock.
     const taker = new LeaseElector(tool.client, {
-      ...key, identity: 'taker', leaseDurationMs: 2000, renewDeadlineMs: 1500, retryPeriodMs: 200, logger: silentLogger,
+      ...key,
+      identity: 'taker',
+      leaseDurationMs: 2000,
+      renewDeadlineMs: 1500,
+      retryPeriodMs: 200,
+      logger: silentLogger,
     });
     const abandoned = performance.now();
     const stop = new AbortController();

@@ -61,9 +61,14 @@ export class ShardCoordinator {
   ) {
     const t = options.timings;
     this.peers = new PeerRegistry({
-      client, namespace: options.namespace, group: options.groupName, prefix: options.groupName,
-      self: { id: options.id, weight: options.weight }, leaseDurationMs: t.peerLeaseDurationMs,
-      renewIntervalMs: t.peerRenewIntervalMs, logger: log,
+      client,
+      namespace: options.namespace,
+      group: options.groupName,
+      prefix: options.groupName,
+      self: { id: options.id, weight: options.weight },
+      leaseDurationMs: t.peerLeaseDurationMs,
+      renewIntervalMs: t.peerRenewIntervalMs,
+      logger: log,
     });
     this.peers.onChange(() => this.syncAll());
   }
@@ -97,15 +102,30 @@ export class ShardCoordinator {
     } else {
       const t = this.options.timings;
       entry = {
-        name, cluster, provider: signal, unsubscribe: () => {}, owned: undefined, removed: false, nextTry: 0,
+        name,
+        cluster,
+        provider: signal,
+        unsubscribe: () => {},
+        owned: undefined,
+        removed: false,
+        nextTry: 0,
         // A removed entry of the same name may still be releasing its fence: the new one's passes wait for it.
-        syncing: false, again: false, done: entry?.done ?? Promise.resolve(),
+        syncing: false,
+        again: false,
+        done: entry?.done ?? Promise.resolve(),
         // A re-added cluster reuses the old entry's fence object, so expiry observations carry over.
-        fence: entry?.fence ?? new Fence(name, {
-          client: this.client, namespace: this.options.namespace, prefix: this.options.groupName, identity: this.options.id,
-          leaseDurationMs: t.fenceLeaseDurationMs, renewDeadlineMs: t.fenceRenewDeadlineMs, retryPeriodMs: t.fenceRetryPeriodMs,
-          logger: this.log,
-        }),
+        fence:
+          entry?.fence ??
+          new Fence(name, {
+            client: this.client,
+            namespace: this.options.namespace,
+            prefix: this.options.groupName,
+            identity: this.options.id,
+            leaseDurationMs: t.fenceLeaseDurationMs,
+            renewDeadlineMs: t.fenceRenewDeadlineMs,
+            retryPeriodMs: t.fenceRetryPeriodMs,
+            logger: this.log,
+          }),
       };
       this.entries.set(name, entry);
       entry.unsubscribe = this.watchProvider(entry, signal);
@@ -227,7 +247,10 @@ export class ShardCoordinator {
     try {
       term = await entry.fence.tryAcquire(this.stopped.signal);
     } catch (err) {
-      this.log.warn('taking the cluster fence failed; retrying', { cluster: entry.name, error: err instanceof Error ? err.message : String(err) });
+      this.log.warn('taking the cluster fence failed; retrying', {
+        cluster: entry.name,
+        error: err instanceof Error ? err.message : String(err),
+      });
     }
     if (!term) {
       entry.nextTry = performance.now() + this.options.timings.fenceRetryPeriodMs;
@@ -243,14 +266,18 @@ export class ShardCoordinator {
     const owned: Owned = { term, link: linkedAbort(), cluster: entry.cluster };
     owned.link.abort();
     entry.owned = owned;
-    term.signal.addEventListener('abort', () => {
-      if (entry.owned !== owned) return;
-      // Lost (not released): the link aborted with it; forget the term and try again later.
-      this.log.warn('lost the cluster fence; disengaged the cluster', { cluster: entry.name, fence: entry.fence.leaseName });
-      entry.owned = undefined;
-      entry.nextTry = performance.now() + this.options.timings.fenceRetryPeriodMs;
-      void this.warnIfStillRunning(entry.name);
-    }, { once: true });
+    term.signal.addEventListener(
+      'abort',
+      () => {
+        if (entry.owned !== owned) return;
+        // Lost (not released): the link aborted with it; forget the term and try again later.
+        this.log.warn('lost the cluster fence; disengaged the cluster', { cluster: entry.name, fence: entry.fence.leaseName });
+        entry.owned = undefined;
+        entry.nextTry = performance.now() + this.options.timings.fenceRetryPeriodMs;
+        void this.warnIfStillRunning(entry.name);
+      },
+      { once: true },
+    );
     await this.engageOwned(entry, owned);
   }
 
@@ -288,7 +315,10 @@ export class ShardCoordinator {
       this.heldBack.push({ name: entry.name, term: owned.term });
       return;
     }
-    this.log.info('no longer owning cluster; disengaged it, releasing its fence once its reconciles have ended', { cluster: entry.name, why });
+    this.log.info('no longer owning cluster; disengaged it, releasing its fence once its reconciles have ended', {
+      cluster: entry.name,
+      why,
+    });
     await this.handBack(entry.name, owned.term, this.options.timings.fenceRenewDeadlineMs);
   }
 
@@ -305,13 +335,20 @@ export class ShardCoordinator {
       return;
     }
     if (term.signal.aborted) {
-      this.log.warn('lost the cluster fence while its reconciles were still running; another replica may take it over and overlap them', { cluster: name });
+      this.log.warn('lost the cluster fence while its reconciles were still running; another replica may take it over and overlap them', {
+        cluster: name,
+      });
       return;
     }
-    this.log.warn('the cluster\'s reconciles are still running after its engagement ended (a reconciler ignores its abort signal); '
-      + 'not releasing its fence, which expires instead — the new owner may take it over only then', {
-      cluster: name, waitedMs: Math.round(waited.ms), fenceExpiresInMs: this.options.timings.fenceLeaseDurationMs,
-    });
+    this.log.warn(
+      "the cluster's reconciles are still running after its engagement ended (a reconciler ignores its abort signal); " +
+        'not releasing its fence, which expires instead — the new owner may take it over only then',
+      {
+        cluster: name,
+        waitedMs: Math.round(waited.ms),
+        fenceExpiresInMs: this.options.timings.fenceLeaseDurationMs,
+      },
+    );
     term.abandon();
   }
 
@@ -321,8 +358,11 @@ export class ShardCoordinator {
     const waited = await this.waitForDisengaged(name, t.fenceLeaseDurationMs - t.fenceRenewDeadlineMs);
     // Owned again meanwhile: the wait covered the new engagement too, so it says nothing about the old work.
     if (waited.drained || this.owns(name)) return;
-    this.log.warn('the cluster\'s reconciles are still running after its fence was lost (a reconciler ignores its abort signal); '
-      + 'another replica may take it over and overlap them', { cluster: name, waitedMs: Math.round(waited.ms) });
+    this.log.warn(
+      "the cluster's reconciles are still running after its fence was lost (a reconciler ignores its abort signal); " +
+        'another replica may take it over and overlap them',
+      { cluster: name, waitedMs: Math.round(waited.ms) },
+    );
   }
 
   /** Asks the Awares whether `name`'s work has stopped, waiting at most `withinMs` (less if `cancel` aborts). */
@@ -334,7 +374,7 @@ export class ShardCoordinator {
       const drained = await (this.onward.waitForDisengaged?.(bound.signal, name) ?? Promise.resolve(true));
       return { drained, ms: performance.now() - t0 };
     } catch (err) {
-      this.log.error('asking whether a cluster\'s work has stopped failed; treating it as still running', err, { cluster: name });
+      this.log.error("asking whether a cluster's work has stopped failed; treating it as still running", err, { cluster: name });
       return { drained: false, ms: performance.now() - t0 };
     } finally {
       clearTimeout(timer);

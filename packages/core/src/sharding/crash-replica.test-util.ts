@@ -56,16 +56,19 @@ const mgr = newManager(kubeconfig(config.host), provider, {
   sharding: { groupName: config.group, namespace: 'default', id: config.id, timings: config.timings },
 });
 let seq = 0;
-controllerManagedBy(mgr).named('record').for(configMapKind).complete(async (req: Request, ctx: ReconcileContext) => {
-  const n = ++seq;
-  emit({ type: 'start', seq: n, cluster: req.clusterName, t: now() });
-  try {
-    const cluster = await mgr.getCluster(req.clusterName, ctx.signal);
-    await cluster.client.get(configMapKind, req, { signal: ctx.signal });
-  } finally {
-    emit({ type: 'end', seq: n, t: now() });
-  }
-});
+controllerManagedBy(mgr)
+  .named('record')
+  .for(configMapKind)
+  .complete(async (req: Request, ctx: ReconcileContext) => {
+    const n = ++seq;
+    emit({ type: 'start', seq: n, cluster: req.clusterName, t: now() });
+    try {
+      const cluster = await mgr.getCluster(req.clusterName, ctx.signal);
+      await cluster.client.get(configMapKind, req, { signal: ctx.signal });
+    } finally {
+      emit({ type: 'end', seq: n, t: now() });
+    }
+  });
 void mgr.start(new AbortController().signal).catch((err: unknown) => {
   process.stderr.write(`manager failed: ${String(err)}\n`);
   process.exit(1);

@@ -20,11 +20,18 @@ export class ShardingConfigError extends ShardingError {
  */
 export class ClusterNotOwnedError extends ClusterNotFoundError {
   override readonly name = 'ClusterNotOwnedError';
-  constructor(clusterName: ClusterName, readonly replica: string, readonly owner: string | undefined) {
+  constructor(
+    clusterName: ClusterName,
+    readonly replica: string,
+    readonly owner: string | undefined,
+  ) {
     super(clusterName, {
-      cause: new Error(`cluster ${JSON.stringify(clusterName)} is owned by ${owner === undefined ? 'another replica' : `replica ${JSON.stringify(owner)}`}, not by ${JSON.stringify(replica)}`),
+      cause: new Error(
+        `cluster ${JSON.stringify(clusterName)} is owned by ${owner === undefined ? 'another replica' : `replica ${JSON.stringify(owner)}`}, not by ${JSON.stringify(replica)}`,
+      ),
     });
-    this.message = `cluster ${JSON.stringify(clusterName)} is not owned by this replica (${JSON.stringify(replica)})`
-      + (owner === undefined ? '' : `; replica ${JSON.stringify(owner)} owns it`);
+    this.message =
+      `cluster ${JSON.stringify(clusterName)} is not owned by this replica (${JSON.stringify(replica)})` +
+      (owner === undefined ? '' : `; replica ${JSON.stringify(owner)} owns it`);
   }
 }

@@ -30,11 +30,18 @@ export class Fence {
   private readonly elector: LeaseElector;
   private term: Leadership | undefined;
 
-  constructor(readonly cluster: ClusterName, options: FenceOptions) {
+  constructor(
+    readonly cluster: ClusterName,
+    options: FenceOptions,
+  ) {
     this.leaseName = fenceLeaseName(options.prefix, cluster);
     this.elector = new LeaseElector(options.client, {
-      namespace: options.namespace, name: this.leaseName, identity: options.identity,
-      leaseDurationMs: options.leaseDurationMs, renewDeadlineMs: options.renewDeadlineMs, retryPeriodMs: options.retryPeriodMs,
+      namespace: options.namespace,
+      name: this.leaseName,
+      identity: options.identity,
+      leaseDurationMs: options.leaseDurationMs,
+      renewDeadlineMs: options.renewDeadlineMs,
+      retryPeriodMs: options.retryPeriodMs,
       logger: options.logger.with({ cluster, fence: this.leaseName }),
     });
   }

@@ -11,7 +11,11 @@ const hashLength = 10;
 
 /** Lowercase, characters outside [a-z0-9.-] become `-`, trimmed to start and end alphanumeric. */
 export function sanitizeDns1123(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9.-]/g, '-').replace(/^[^a-z0-9]+/, '').replace(/[^a-z0-9]+$/, '');
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9.-]/g, '-')
+    .replace(/^[^a-z0-9]+/, '')
+    .replace(/[^a-z0-9]+$/, '');
 }
 
 /** `<prefix>-<text>` as a valid Lease name, unique per `text` and at most 63 characters. */

@@ -9,7 +9,9 @@ import { ScriptedCluster } from '../providers/clusters/scripted-cluster.test-uti
 import { ClusterNotOwnedError } from './errors.js';
 
 const stops: AbortController[] = [];
-afterEach(() => { for (const s of stops.splice(0)) s.abort(); });
+afterEach(() => {
+  for (const s of stops.splice(0)) s.abort();
+});
 
 describe('ClusterNotOwnedError', () => {
   it('is a ClusterNotFoundError that names the owner, also through a cause chain', () => {
@@ -23,10 +25,16 @@ describe('ClusterNotOwnedError', () => {
 
   it('makes the controller drop the request (default onClusterNotFound) instead of retrying it', async () => {
     const outcomes: ReconcileOutcome[] = [];
-    const metrics: MetricsRecorder = { ...noopMetrics, reconcileDone: (_c, _cl, outcome) => { outcomes.push(outcome); } };
+    const metrics: MetricsRecorder = {
+      ...noopMetrics,
+      reconcileDone: (_c, _cl, outcome) => {
+        outcomes.push(outcome);
+      },
+    };
     let calls = 0;
     const c = newController('not-owned', {
-      logger: silentLogger, metrics,
+      logger: silentLogger,
+      metrics,
       reconciler: async (req) => {
         calls++;
         throw new ClusterNotOwnedError(req.clusterName, 'me', 'someone-else');

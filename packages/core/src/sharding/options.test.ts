@@ -13,8 +13,12 @@ describe('sharding options', () => {
     expect(a.id).not.toBe(b.id);
     expect(a.namespace).toBe('ns');
     expect(a.timings).toEqual({
-      peerLeaseDurationMs: 15_000, peerRenewIntervalMs: 5_000, fenceLeaseDurationMs: 15_000, fenceRenewDeadlineMs: 10_000,
-      fenceRetryPeriodMs: 2_000, recomputeIntervalMs: 10_000,
+      peerLeaseDurationMs: 15_000,
+      peerRenewIntervalMs: 5_000,
+      fenceLeaseDurationMs: 15_000,
+      fenceRenewDeadlineMs: 10_000,
+      fenceRetryPeriodMs: 2_000,
+      recomputeIntervalMs: 10_000,
     });
   });
 
@@ -38,8 +42,10 @@ describe('sharding options', () => {
   it('makes newManager fail on bad sharding options, and asks for a namespace outside a cluster', () => {
     const kc = new KubeConfig();
     kc.loadFromOptions({
-      clusters: [{ name: 'c', server: 'https://127.0.0.1:1', skipTLSVerify: false }], users: [{ name: 'u', token: 't' }],
-      contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x',
+      clusters: [{ name: 'c', server: 'https://127.0.0.1:1', skipTLSVerify: false }],
+      users: [{ name: 'u', token: 't' }],
+      contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+      currentContext: 'x',
     });
     expect(() => newManager(kc, undefined, { sharding: { groupName: 'g', namespace: 'ns', weight: -1 } })).toThrow(ShardingConfigError);
     expect(() => newManager(kc, undefined, { sharding: { groupName: 'g' } })).toThrow(ManagerConfigError);

@@ -63,17 +63,25 @@ export function resolveSharding(options: ShardingOptions, namespace: string): Re
     recomputeIntervalMs: t.recomputeIntervalMs ?? 10_000,
   };
   for (const [key, value] of Object.entries(timings)) {
-    if (!(Number.isFinite(value) && value > 0)) throw new ShardingConfigError(`sharding.timings.${key} must be a positive number, got ${String(value)}`);
+    if (!(Number.isFinite(value) && value > 0))
+      throw new ShardingConfigError(`sharding.timings.${key} must be a positive number, got ${String(value)}`);
   }
-  if (timings.peerLeaseDurationMs < 1000) throw new ShardingConfigError('sharding.timings.peerLeaseDurationMs must be at least 1000 (Leases count in seconds)');
+  if (timings.peerLeaseDurationMs < 1000)
+    throw new ShardingConfigError('sharding.timings.peerLeaseDurationMs must be at least 1000 (Leases count in seconds)');
   if (!(timings.peerRenewIntervalMs < timings.peerLeaseDurationMs)) {
-    throw new ShardingConfigError('sharding.timings.peerRenewIntervalMs must be shorter than peerLeaseDurationMs, or live peers expire between renewals');
+    throw new ShardingConfigError(
+      'sharding.timings.peerRenewIntervalMs must be shorter than peerLeaseDurationMs, or live peers expire between renewals',
+    );
   }
   try {
     // The fence is a LeaseElector per cluster: let it check its own timing rules now rather than at the first cluster.
     new LeaseElector({} as never, {
-      namespace: 'check', name: 'check', identity: id, leaseDurationMs: timings.fenceLeaseDurationMs,
-      renewDeadlineMs: timings.fenceRenewDeadlineMs, retryPeriodMs: timings.fenceRetryPeriodMs,
+      namespace: 'check',
+      name: 'check',
+      identity: id,
+      leaseDurationMs: timings.fenceLeaseDurationMs,
+      renewDeadlineMs: timings.fenceRenewDeadlineMs,
+      retryPeriodMs: timings.fenceRetryPeriodMs,
     });
   } catch (err) {
     if (err instanceof LeaderElectionConfigError) throw new ShardingConfigError(`sharding.timings (fence): ${err.message}`, { cause: err });

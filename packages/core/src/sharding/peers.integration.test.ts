@@ -36,8 +36,14 @@ function client() {
 let seq = 0;
 function registry(group: string, id: string, weight = 1) {
   return new PeerRegistry({
-    client: client(), namespace: 'default', group, prefix: group, self: { id, weight },
-    leaseDurationMs: 2000, renewIntervalMs: 200, logger: silentLogger,
+    client: client(),
+    namespace: 'default',
+    group,
+    prefix: group,
+    self: { id, weight },
+    leaseDurationMs: 2000,
+    renewIntervalMs: 200,
+    logger: silentLogger,
   });
 }
 function run(r: PeerRegistry): AbortController {
@@ -76,14 +82,18 @@ describe('PeerRegistry', () => {
     const reader = client();
     const old = new Date(Date.now() - 60_000);
     await reader.create<Lease>({
-      apiVersion: leaseKind.apiVersion, kind: leaseKind.kind,
+      apiVersion: leaseKind.apiVersion,
+      kind: leaseKind.kind,
       metadata: { namespace: 'default', name: `${group}-peer-dead`, labels: { [groupLabel]: group, [roleLabel]: 'peer' } },
       spec: { holderIdentity: 'dead', leaseDurationSeconds: 2, renewTime: formatMicroTime(old) },
     });
     await reader.create<Lease>({
-      apiVersion: leaseKind.apiVersion, kind: leaseKind.kind,
+      apiVersion: leaseKind.apiVersion,
+      kind: leaseKind.kind,
       metadata: {
-        namespace: 'default', name: `${group}-peer-bad`, labels: { [groupLabel]: group, [roleLabel]: 'peer' },
+        namespace: 'default',
+        name: `${group}-peer-bad`,
+        labels: { [groupLabel]: group, [roleLabel]: 'peer' },
         annotations: { [weightAnnotation]: 'lots' },
       },
       spec: { holderIdentity: 'bad-weight', leaseDurationSeconds: 30, renewTime: formatMicroTime(new Date()) },

@@ -57,7 +57,9 @@ export class PeerRegistry {
     this.self = options.self;
     this.leaseName = leaseName(`${options.prefix}-peer`, options.self.id);
     this.current = [this.self];
-    this.firstRefresh = new Promise((resolve) => { this.markRefreshed = resolve; });
+    this.firstRefresh = new Promise((resolve) => {
+      this.markRefreshed = resolve;
+    });
   }
 
   /** Live peers, self included, sorted by ID. */
@@ -116,10 +118,13 @@ export class PeerRegistry {
     const { client, namespace, group } = this.options;
     const now = formatMicroTime(new Date());
     const spec: LeaseSpec = {
-      holderIdentity: this.self.id, leaseDurationSeconds: Math.ceil(this.options.leaseDurationMs / 1000), renewTime: now,
+      holderIdentity: this.self.id,
+      leaseDurationSeconds: Math.ceil(this.options.leaseDurationMs / 1000),
+      renewTime: now,
     };
     const metadata = {
-      namespace, name: this.leaseName,
+      namespace,
+      name: this.leaseName,
       labels: { [groupLabel]: group, [roleLabel]: 'peer' },
       annotations: { [weightAnnotation]: String(this.self.weight) },
     };
@@ -130,23 +135,31 @@ export class PeerRegistry {
       if (!isNotFound(err)) throw err;
     }
     if (!existing) {
-      await client.create<Lease>({ apiVersion: leaseKind.apiVersion, kind: leaseKind.kind, metadata, spec: { ...spec, acquireTime: now } }, { signal });
+      await client.create<Lease>(
+        { apiVersion: leaseKind.apiVersion, kind: leaseKind.kind, metadata, spec: { ...spec, acquireTime: now } },
+        { signal },
+      );
       return;
     }
-    await client.update<Lease>({
-      ...existing,
-      metadata: {
-        ...existing.metadata,
-        labels: { ...existing.metadata.labels, ...metadata.labels },
-        annotations: { ...existing.metadata.annotations, ...metadata.annotations },
+    await client.update<Lease>(
+      {
+        ...existing,
+        metadata: {
+          ...existing.metadata,
+          labels: { ...existing.metadata.labels, ...metadata.labels },
+          annotations: { ...existing.metadata.annotations, ...metadata.annotations },
+        },
+        spec: { ...existing.spec, ...spec },
       },
-      spec: { ...existing.spec, ...spec },
-    }, { signal });
+      { signal },
+    );
   }
 
   private async refresh(signal: AbortSignal): Promise<void> {
     const list = await this.options.client.list<Lease>(leaseKind, {
-      namespace: this.options.namespace, labelSelector: { [groupLabel]: this.options.group, [roleLabel]: 'peer' }, signal,
+      namespace: this.options.namespace,
+      labelSelector: { [groupLabel]: this.options.group, [roleLabel]: 'peer' },
+      signal,
     });
     const now = performance.now();
     const present = new Set<string>();

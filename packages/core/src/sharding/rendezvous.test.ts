@@ -16,7 +16,10 @@ function split(peers: Peer[]): Map<string, number> {
 
 describe('weighted rendezvous hashing', () => {
   it('splits 1,000 clusters about 1:3 between weights 1 and 3', () => {
-    const counts = split([{ id: 'replica-a', weight: 1 }, { id: 'replica-b', weight: 3 }]);
+    const counts = split([
+      { id: 'replica-a', weight: 1 },
+      { id: 'replica-b', weight: 3 },
+    ]);
     // Expected 250 / 750; a binomial standard deviation is ~14, so ±60 is over 4 sigma.
     expect(counts.get('replica-a')).toBeGreaterThan(190);
     expect(counts.get('replica-a')).toBeLessThan(310);
@@ -24,7 +27,11 @@ describe('weighted rendezvous hashing', () => {
   });
 
   it('stays proportional with large weights, where a multiplied 64-bit hash would wrap around', () => {
-    const counts = split([{ id: 'x', weight: 1_000_000 }, { id: 'y', weight: 3_000_000 }, { id: 'z', weight: 4_000_000 }]);
+    const counts = split([
+      { id: 'x', weight: 1_000_000 },
+      { id: 'y', weight: 3_000_000 },
+      { id: 'z', weight: 4_000_000 },
+    ]);
     expect(counts.get('x')).toBeGreaterThan(70);
     expect(counts.get('x')).toBeLessThan(180);
     expect(counts.get('y')).toBeGreaterThan(300);
@@ -34,7 +41,11 @@ describe('weighted rendezvous hashing', () => {
   });
 
   it('gives the same owner whatever the order of the peer list', () => {
-    const peers: Peer[] = [{ id: 'a', weight: 1 }, { id: 'b', weight: 2 }, { id: 'c', weight: 1 }];
+    const peers: Peer[] = [
+      { id: 'a', weight: 1 },
+      { id: 'b', weight: 2 },
+      { id: 'c', weight: 1 },
+    ];
     const reversed = [...peers].reverse();
     for (const n of names.slice(0, 200)) expect(ownerOf(n, reversed)!.id).toBe(ownerOf(n, peers)!.id);
   });
@@ -43,8 +54,12 @@ describe('weighted rendezvous hashing', () => {
     for (const n of names.slice(0, 100)) expect(score(n, { id: 'p', weight: 2 })).toBeGreaterThan(score(n, { id: 'p', weight: 1 }));
   });
 
-  it('moves only the clusters the new peer takes when a peer joins, and only the leaver\'s when one leaves', () => {
-    const three: Peer[] = [{ id: 'a', weight: 1 }, { id: 'b', weight: 1 }, { id: 'c', weight: 1 }];
+  it("moves only the clusters the new peer takes when a peer joins, and only the leaver's when one leaves", () => {
+    const three: Peer[] = [
+      { id: 'a', weight: 1 },
+      { id: 'b', weight: 1 },
+      { id: 'c', weight: 1 },
+    ];
     const four: Peer[] = [...three, { id: 'd', weight: 1 }];
     let moved = 0;
     for (const n of names) {

@@ -35,9 +35,13 @@ import { churn, overlappingReconciles, watchForDoubleOwnership, type ReconcileIn
 
 const group = 'shard-crash';
 const timings: Required<ShardingTimings> = {
-  peerLeaseDurationMs: 2000, peerRenewIntervalMs: 200,
+  peerLeaseDurationMs: 2000,
+  peerRenewIntervalMs: 200,
   // The fence outlasts the peer, so a survivor that took a fence without waiting for it to expire would show.
-  fenceLeaseDurationMs: 3000, fenceRenewDeadlineMs: 2000, fenceRetryPeriodMs: 200, recomputeIntervalMs: 1000,
+  fenceLeaseDurationMs: 3000,
+  fenceRenewDeadlineMs: 2000,
+  fenceRetryPeriodMs: 200,
+  recomputeIntervalMs: 1000,
 };
 /** Engaging a cluster on its new owner (informers list and sync): tens of ms here, generous for two busy cores. */
 const syncAllowanceMs = 3500;
@@ -47,8 +51,8 @@ const syncAllowanceMs = 3500;
  * owner first saw it, taken at the next retry, fenceRetryPeriodMs), then the new owner engages (sync).
  * 2000 + 200 + 3000 + 200 + 3500 = 8.9 s; a move measures ~5.4 s.
  */
-const crashBoundMs = timings.peerLeaseDurationMs + timings.peerRenewIntervalMs
-  + timings.fenceLeaseDurationMs + timings.fenceRetryPeriodMs + syncAllowanceMs;
+const crashBoundMs =
+  timings.peerLeaseDurationMs + timings.peerRenewIntervalMs + timings.fenceLeaseDurationMs + timings.fenceRetryPeriodMs + syncAllowanceMs;
 
 /** Wall-clock ms, comparable with the child's timestamps. */
 const now = (): number => performance.timeOrigin + performance.now();
@@ -73,8 +77,10 @@ function kubeconfigOf(server: ApiServer): KubeConfig {
 /** Writes every non-test source of packages/core/src as an ES module under `dir`, next to a node_modules link. */
 function transpileCore(dir: string): void {
   const src = fileURLToPath(new URL('../', import.meta.url));
-  const walk = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? walk(join(d, e.name)) : e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') ? [join(d, e.name)] : []);
+  const walk = (d: string): string[] =>
+    readdirSync(d, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? walk(join(d, e.name)) : e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') ? [join(d, e.name)] : [],
+    );
   for (const file of walk(src)) {
     const out = ts.transpileModule(readFileSync(file, 'utf8'), {
       fileName: file,
@@ -99,12 +105,18 @@ class ChildReplica {
   exitedAt = Number.NaN;
   readonly exited: Promise<void>;
 
-  constructor(readonly id: string, config: CrashReplicaConfig) {
+  constructor(
+    readonly id: string,
+    config: CrashReplicaConfig,
+  ) {
     this.process = spawn(process.execPath, [join(outDir, 'sharding', 'crash-replica.test-util.js')], {
-      cwd: outDir, stdio: ['pipe', 'pipe', 'pipe'],
+      cwd: outDir,
+      stdio: ['pipe', 'pipe', 'pipe'],
       env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', SHARD_CRASH_REPLICA: JSON.stringify(config) },
     });
-    this.process.stderr!.on('data', (chunk: Buffer) => { this.stderr = (this.stderr + chunk.toString()).slice(-4000); });
+    this.process.stderr!.on('data', (chunk: Buffer) => {
+      this.stderr = (this.stderr + chunk.toString()).slice(-4000);
+    });
     this.process.stdin!.on('error', () => {});
     createInterface({ input: this.process.stdout! }).on('line', (line) => {
       try {
@@ -113,11 +125,13 @@ class ChildReplica {
         this.stderr += `\nnot a JSON line on stdout: ${line}`;
       }
     });
-    this.exited = new Promise((resolve) => this.process.once('exit', () => {
-      this.exitedAt = now();
-      this.engaged = [];
-      resolve();
-    }));
+    this.exited = new Promise((resolve) =>
+      this.process.once('exit', () => {
+        this.exitedAt = now();
+        this.engaged = [];
+        resolve();
+      }),
+    );
   }
 
   private onEvent(e: CrashReplicaEvent): void {
@@ -136,7 +150,7 @@ class ChildReplica {
 
   /** Its reconciles; one still open when it died ends, at the latest, when it exited. */
   reconciles(): Interval[] {
-    return [...this.intervals.values()].map((r) => Number.isNaN(r.end) && !this.alive ? { ...r, end: this.exitedAt } : r);
+    return [...this.intervals.values()].map((r) => (Number.isNaN(r.end) && !this.alive ? { ...r, end: this.exitedAt } : r));
   }
 
   /** SIGKILL, so nothing of the replica's shutdown runs. */
@@ -146,26 +160,35 @@ class ChildReplica {
   }
 }
 
-interface Replica { id: string; mgr: MultiClusterManager; stop: AbortController; done: Promise<void> }
+interface Replica {
+  id: string;
+  mgr: MultiClusterManager;
+  stop: AbortController;
+  done: Promise<void>;
+}
 const replicas: Replica[] = [];
 let child: ChildReplica | undefined;
 
 async function startReplica(id: string): Promise<Replica> {
   const provider = new TestFleetProvider();
   const mgr = newManager(kubeconfigOf(host), provider, {
-    logger: silentLogger, gracefulShutdownTimeoutMs: 10_000,
+    logger: silentLogger,
+    gracefulShutdownTimeoutMs: 10_000,
     sharding: { groupName: group, namespace: 'default', id, timings },
   });
-  controllerManagedBy(mgr).named('record').for(configMapKind).complete(async (req: Request, ctx: ReconcileContext) => {
-    const entry: Interval = { replica: id, cluster: req.clusterName, start: now(), end: Number.NaN };
-    reconciles.push(entry);
-    try {
-      const cluster = await mgr.getCluster(req.clusterName, ctx.signal);
-      await cluster.client.get(configMapKind, req, { signal: ctx.signal });
-    } finally {
-      entry.end = now();
-    }
-  });
+  controllerManagedBy(mgr)
+    .named('record')
+    .for(configMapKind)
+    .complete(async (req: Request, ctx: ReconcileContext) => {
+      const entry: Interval = { replica: id, cluster: req.clusterName, start: now(), end: Number.NaN };
+      reconciles.push(entry);
+      try {
+        const cluster = await mgr.getCluster(req.clusterName, ctx.signal);
+        await cluster.client.get(configMapKind, req, { signal: ctx.signal });
+      } finally {
+        entry.end = now();
+      }
+    });
   const stop = new AbortController();
   const r: Replica = { id, mgr, stop, done: mgr.start(stop.signal) };
   replicas.push(r);
@@ -199,7 +222,9 @@ async function leaseOf(name: string): Promise<Lease | undefined> {
 }
 
 async function fenceHolders(): Promise<[string, string][]> {
-  return Promise.all(names.map(async (n) => [n, (await leaseOf(fenceLeaseName(group, n)))?.spec?.holderIdentity ?? ''] as [string, string]));
+  return Promise.all(
+    names.map(async (n) => [n, (await leaseOf(fenceLeaseName(group, n)))?.spec?.holderIdentity ?? ''] as [string, string]),
+  );
 }
 
 beforeAll(async () => {
@@ -234,11 +259,15 @@ afterAll(async () => {
 describe('sharding when a replica crashes', () => {
   const poll = { timeout: 10_000, interval: 20 };
 
-  it('moves a SIGKILLed replica\'s clusters to the survivors within the crash bound, after its fences expired, leaving none unowned', async () => {
-    const survivors: Peer[] = [{ id: 'replica-a', weight: 1 }, { id: 'replica-b', weight: 1 }];
+  it("moves a SIGKILLed replica's clusters to the survivors within the crash bound, after its fences expired, leaving none unowned", async () => {
+    const survivors: Peer[] = [
+      { id: 'replica-a', weight: 1 },
+      { id: 'replica-b', weight: 1 },
+    ];
     // A child ID that wins at least two of the clusters against the two survivors.
-    const childId = ['replica-x', 'replica-y', 'replica-z', 'replica-w'].find((id) =>
-      names.filter((n) => ownerOf(n, [...survivors, { id, weight: 1 }])!.id === id).length >= 2)!;
+    const childId = ['replica-x', 'replica-y', 'replica-z', 'replica-w'].find(
+      (id) => names.filter((n) => ownerOf(n, [...survivors, { id, weight: 1 }])!.id === id).length >= 2,
+    )!;
     const before = assignment([...survivors, { id: childId, weight: 1 }]);
     const after = assignment(survivors);
     const held = names.filter((n) => before.get(n)![0] === childId);
@@ -249,13 +278,15 @@ describe('sharding when a replica crashes', () => {
     let movedAt = Number.NaN;
     try {
       child = new ChildReplica(childId, {
-        group, id: childId, timings,
+        group,
+        id: childId,
+        timings,
         host: host.kubeconfig(),
         members: names.map((name, i) => ({ name, kubeconfig: members[i % members.length]!.kubeconfig() })),
       });
       await Promise.all(survivors.map((p) => startReplica(p.id)));
       // A child that died on its own shows its stderr here.
-      await expect.poll(() => child!.alive ? child!.ready : `exited: ${child!.stderr}`, { timeout: 20_000, interval: 20 }).toBe(true);
+      await expect.poll(() => (child!.alive ? child!.ready : `exited: ${child!.stderr}`), { timeout: 20_000, interval: 20 }).toBe(true);
       await expect.poll(engagedBy, poll).toEqual(before);
       await expect.poll(fenceHolders, poll).toEqual([...before].map(([c, [o]]) => [c, o]));
       // The child reconciles each of its clusters (the write stream keeps touching every one).
@@ -273,12 +304,21 @@ describe('sharding when a replica crashes', () => {
       movedAt = now();
       await expect.poll(fenceHolders, poll).toEqual([...after].map(([c, [o]]) => [c, o]));
       // Each moved cluster is reconciled by its new owner.
-      const firstAfter = (n: string) => reconciles.filter((r) => r.cluster === n && r.start > killedAt).map((r) => r.start).sort((a, b) => a - b)[0];
+      const firstAfter = (n: string) =>
+        reconciles
+          .filter((r) => r.cluster === n && r.start > killedAt)
+          .map((r) => r.start)
+          .sort((a, b) => a - b)[0];
       await expect.poll(() => held.filter((n) => firstAfter(n) === undefined), poll).toEqual([]);
 
       // No survivor reconciled a moved cluster before the dead replica's last reconcile of it ended…
       for (const n of held) {
-        const lastEnd = Math.max(...child.reconciles().filter((r) => r.cluster === n).map((r) => r.end));
+        const lastEnd = Math.max(
+          ...child
+            .reconciles()
+            .filter((r) => r.cluster === n)
+            .map((r) => r.end),
+        );
         expect(firstAfter(n)!, n).toBeGreaterThan(lastEnd);
         // …nor before its fence expired: fenceLeaseDurationMs after the dead replica's last renewal of it (both
         // wall clocks of this machine; the taker counts from when it saw that renewal, which is later).

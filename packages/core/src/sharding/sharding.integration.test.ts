@@ -27,8 +27,12 @@ import { churn, overlappingReconciles, watchForDoubleOwnership, type ReconcileIn
 const group = 'shard-it';
 /** Fast timings; the production defaults are about ten times slower. */
 const timings: ShardingTimings = {
-  peerLeaseDurationMs: 2000, peerRenewIntervalMs: 200,
-  fenceLeaseDurationMs: 2000, fenceRenewDeadlineMs: 1500, fenceRetryPeriodMs: 200, recomputeIntervalMs: 1000,
+  peerLeaseDurationMs: 2000,
+  peerRenewIntervalMs: 200,
+  fenceLeaseDurationMs: 2000,
+  fenceRenewDeadlineMs: 1500,
+  fenceRetryPeriodMs: 200,
+  recomputeIntervalMs: 1000,
 };
 /** The rebalancing bound for these timings when a replica joins or stops cleanly (README: peerRenew + 2 × fenceRetry + engage). */
 const rebalanceBoundMs = 3000;
@@ -65,20 +69,25 @@ const replicas: Replica[] = [];
 async function startReplica(id: string, weight = 1, extra: Partial<ManagerOptions> = {}): Promise<Replica> {
   const provider = new TestFleetProvider();
   const mgr = newManager(kubeconfigOf(host), provider, {
-    logger: silentLogger, gracefulShutdownTimeoutMs: 10_000,
-    sharding: { groupName: group, namespace: 'default', id, weight, timings }, ...extra,
+    logger: silentLogger,
+    gracefulShutdownTimeoutMs: 10_000,
+    sharding: { groupName: group, namespace: 'default', id, weight, timings },
+    ...extra,
   });
-  controllerManagedBy(mgr).named('record').for(configMapKind).complete(async (req: Request, ctx: ReconcileContext) => {
-    const entry: Interval = { replica: id, cluster: req.clusterName, start: performance.now(), end: Number.NaN };
-    reconciles.push(entry);
-    try {
-      if (stubborn?.replica === id && stubborn.cluster === req.clusterName) await stubborn.gate;
-      const cluster = await mgr.getCluster(req.clusterName, ctx.signal);
-      await cluster.client.get(configMapKind, req, { signal: ctx.signal });
-    } finally {
-      entry.end = performance.now();
-    }
-  });
+  controllerManagedBy(mgr)
+    .named('record')
+    .for(configMapKind)
+    .complete(async (req: Request, ctx: ReconcileContext) => {
+      const entry: Interval = { replica: id, cluster: req.clusterName, start: performance.now(), end: Number.NaN };
+      reconciles.push(entry);
+      try {
+        if (stubborn?.replica === id && stubborn.cluster === req.clusterName) await stubborn.gate;
+        const cluster = await mgr.getCluster(req.clusterName, ctx.signal);
+        await cluster.client.get(configMapKind, req, { signal: ctx.signal });
+      } finally {
+        entry.end = performance.now();
+      }
+    });
   const stop = new AbortController();
   const r: Replica = { id, weight, mgr, provider, stop, done: mgr.start(stop.signal) };
   replicas.push(r);
@@ -153,34 +162,34 @@ describe('sharding across replicas', () => {
     let held: string[] = [];
     let leaving: Replica | undefined;
     try {
-    await Promise.all([startReplica('replica-a'), startReplica('replica-b'), startReplica('replica-c')]);
-    await expect.poll(engagedBy, poll).toEqual(expected());
-    // The fences say the same.
-    await expect.poll(async () => [...(await fenceHolders()).entries()], poll)
-      .toEqual([...expected().entries()].map(([c, [o]]) => [c, o]));
-    // Only the owners run informers: one ConfigMap watch per cluster name (two per server), not one per replica.
-    await expect.poll(() => members.map((m) => m.stats().openWatches), poll).toEqual(members.map(() => 2));
+      await Promise.all([startReplica('replica-a'), startReplica('replica-b'), startReplica('replica-c')]);
+      await expect.poll(engagedBy, poll).toEqual(expected());
+      // The fences say the same.
+      await expect
+        .poll(async () => [...(await fenceHolders()).entries()], poll)
+        .toEqual([...expected().entries()].map(([c, [o]]) => [c, o]));
+      // Only the owners run informers: one ConfigMap watch per cluster name (two per server), not one per replica.
+      await expect.poll(() => members.map((m) => m.stats().openWatches), poll).toEqual(members.map(() => 2));
 
-    // A replica joins: it takes its share and the old owners let go of it.
-    const joined = performance.now();
-    await startReplica('replica-d');
-    await expect.poll(engagedBy, poll).toEqual(expected());
-    joinTook = performance.now() - joined;
+      // A replica joins: it takes its share and the old owners let go of it.
+      const joined = performance.now();
+      await startReplica('replica-d');
+      await expect.poll(engagedBy, poll).toEqual(expected());
+      joinTook = performance.now() - joined;
 
-    // A replica stops: its clusters move to the others.
-    leaving = [...replicas].sort((x, y) => y.mgr.engagedClusters().length - x.mgr.engagedClusters().length)[0]!;
-    held = leaving.mgr.engagedClusters();
-    left = performance.now();
-    const stopped = stopReplica(leaving);
-    await expect.poll(engagedBy, poll).toEqual(expected());
-    leaveTook = performance.now() - left;
-    await stopped;
-    await expect.poll(() => members.map((m) => m.stats().openWatches), poll).toEqual(members.map(() => 2));
-    // Every cluster gets reconciled by its final owner after the moves (the write stream keeps touching each one).
-    const notReconciledByOwner = (): string[] =>
-      names.filter((name) => !reconciles.some((r) => r.cluster === name && r.replica === expected().get(name)![0] && r.start > left));
-    await expect.poll(notReconciledByOwner, poll).toEqual([]);
-
+      // A replica stops: its clusters move to the others.
+      leaving = [...replicas].sort((x, y) => y.mgr.engagedClusters().length - x.mgr.engagedClusters().length)[0]!;
+      held = leaving.mgr.engagedClusters();
+      left = performance.now();
+      const stopped = stopReplica(leaving);
+      await expect.poll(engagedBy, poll).toEqual(expected());
+      leaveTook = performance.now() - left;
+      await stopped;
+      await expect.poll(() => members.map((m) => m.stats().openWatches), poll).toEqual(members.map(() => 2));
+      // Every cluster gets reconciled by its final owner after the moves (the write stream keeps touching each one).
+      const notReconciledByOwner = (): string[] =>
+        names.filter((name) => !reconciles.some((r) => r.cluster === name && r.replica === expected().get(name)![0] && r.start > left));
+      await expect.poll(notReconciledByOwner, poll).toEqual([]);
     } finally {
       await writes.stop();
     }
@@ -190,7 +199,7 @@ describe('sharding across replicas', () => {
     expect(leaveTook).toBeLessThan(rebalanceBoundMs);
     // The stopped replica had clusters, and each now runs on a surviving replica.
     expect(held.length).toBeGreaterThan(0);
-    for (const name of held) expect(engagedBy().get(name)).not.toContain(leaving!.id);
+    for (const name of held) expect(engagedBy().get(name)).not.toContain(leaving.id);
   });
 
   it('answers getCluster only for owned clusters, with a distinct error that still counts as not found', async () => {
@@ -198,33 +207,44 @@ describe('sharding across replicas', () => {
     const [owner, other] = live();
     const name = names.find((n) => expected().get(n)![0] === owner!.id)!;
     expect((await owner!.mgr.getCluster(name)).name).toBe(name);
-    const err = await other!.mgr.getCluster(name).then(() => undefined, (e: unknown) => e);
+    const err = await other!.mgr.getCluster(name).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(ClusterNotOwnedError);
     expect(err).toBeInstanceOf(ClusterNotFoundError);
     expect((err as ClusterNotOwnedError).owner).toBe(owner!.id);
     expect((err as Error).message).toContain(owner!.id);
-    const unknown = await other!.mgr.getCluster('no-such-cluster').then(() => undefined, (e: unknown) => e);
+    const unknown = await other!.mgr.getCluster('no-such-cluster').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(unknown).toBeInstanceOf(ClusterNotFoundError);
     expect(unknown).not.toBeInstanceOf(ClusterNotOwnedError);
     // The local cluster is never sharded.
     expect(await other!.mgr.getCluster('')).toBe(other!.mgr.getLocalCluster());
   });
 
-  it('moves a cluster only after the old owner\'s reconcile of it returned, even one that ignores its signal', async () => {
+  it("moves a cluster only after the old owner's reconcile of it returned, even one that ignores its signal", async () => {
     await expect.poll(engagedBy, poll).toEqual(expected());
     // A joining replica that takes at least one cluster; the target is one it takes.
     const joiner = ['replica-g', 'replica-h', 'replica-i'].find((id) =>
-      names.some((n) => ownerOf(n, [...peersOf(live()), { id, weight: 1 }])!.id === id))!;
+      names.some((n) => ownerOf(n, [...peersOf(live()), { id, weight: 1 }])!.id === id),
+    )!;
     const target = names.find((n) => ownerOf(n, [...peersOf(live()), { id: joiner, weight: 1 }])!.id === joiner)!;
     const oldOwner = expected().get(target)![0]!;
     let open!: () => void;
-    const gate = new Promise<void>((resolve) => { open = resolve; });
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
     stubborn = { replica: oldOwner, cluster: target, gate, open };
     const guard = watchForDoubleOwnership(engagedBy);
     const writes = churn(tools);
     try {
       // The old owner is now stuck in a reconcile of the target (churn keeps changing every member).
-      await expect.poll(() => reconciles.some((r) => r.replica === oldOwner && r.cluster === target && Number.isNaN(r.end)), poll).toBe(true);
+      await expect
+        .poll(() => reconciles.some((r) => r.replica === oldOwner && r.cluster === target && Number.isNaN(r.end)), poll)
+        .toBe(true);
       const joined = performance.now();
       await startReplica(joiner);
       // Everything else rebalances, and the joiner reconciles a cluster it took…
@@ -251,16 +271,30 @@ describe('sharding across replicas', () => {
   it('still shards on every replica with leader election on; leader-only runnables stay on the leader', async () => {
     for (const r of [...replicas]) await stopReplica(r);
     const le = (id: string): Partial<ManagerOptions> => ({
-      leaderElection: { enabled: true, namespace: 'default', name: 'shard-it-leader', id, leaseDurationMs: 2000, renewDeadlineMs: 1500, retryPeriodMs: 200 },
+      leaderElection: {
+        enabled: true,
+        namespace: 'default',
+        name: 'shard-it-leader',
+        id,
+        leaseDurationMs: 2000,
+        renewDeadlineMs: 1500,
+        retryPeriodMs: 200,
+      },
     });
     const leaderOnlyRuns: string[] = [];
     const before = reconciles.length;
     const [e, f] = await Promise.all([startReplica('replica-e', 1, le('replica-e')), startReplica('replica-f', 1, le('replica-f'))]);
-    for (const r of [e!, f!]) r.mgr.add({ name: 'singleton', start: async () => { leaderOnlyRuns.push(r.id); } });
+    for (const r of [e, f])
+      r.mgr.add({
+        name: 'singleton',
+        start: async () => {
+          leaderOnlyRuns.push(r.id);
+        },
+      });
     await expect.poll(engagedBy, poll).toEqual(expected());
     // Both replicas own clusters (with 12 names and 2 equal peers, each gets some) and reconcile them.
-    expect(e!.mgr.engagedClusters().length).toBeGreaterThan(0);
-    expect(f!.mgr.engagedClusters().length).toBeGreaterThan(0);
+    expect(e.mgr.engagedClusters().length).toBeGreaterThan(0);
+    expect(f.mgr.engagedClusters().length).toBeGreaterThan(0);
     await expect.poll(() => [...new Set(reconciles.slice(before).map((r) => r.replica))].sort(), poll).toEqual(['replica-e', 'replica-f']);
     await expect.poll(() => leaderOnlyRuns.length, poll).toBe(1);
     expect(overlappingReconciles(reconciles, names)).toEqual([]);

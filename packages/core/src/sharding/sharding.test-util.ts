@@ -3,7 +3,12 @@ import type { KubeCluster } from '../cluster/cluster.js';
 import { configMapKind } from '../manager/fleet.test-util.js';
 
 /** One reconcile of `cluster` on `replica`; `end` is NaN while it runs. */
-export interface ReconcileInterval { replica: string; cluster: string; start: number; end: number }
+export interface ReconcileInterval {
+  replica: string;
+  cluster: string;
+  start: number;
+  end: number;
+}
 
 /** Pairs of reconciles of one cluster on two replicas that ran at the same time (a running one runs until now). */
 export function overlappingReconciles(intervals: readonly ReconcileInterval[], clusters: readonly string[]): string[] {
@@ -26,23 +31,40 @@ export function watchForDoubleOwnership(engagedBy: () => Map<string, string[]>):
   const timer = setInterval(() => {
     for (const [c, owners] of engagedBy()) if (owners.length > 1) seen.push(`${c}: ${owners.join(', ')}`);
   }, 5);
-  return { stop: () => { clearInterval(timer); return seen; } };
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return seen;
+    },
+  };
 }
 
 /** Keeps one ConfigMap per member changing, so every owner reconciles all the time. `stop` rethrows a failed write. */
 export function churn(members: readonly KubeCluster[]): { stop: () => Promise<void> } {
   const ac = new AbortController();
-  const loops = members.map(async (t, i) => {
-    let n = 0;
-    while (!ac.signal.aborted) {
-      try {
-        await t.client.patch(configMapKind, { namespace: 'default', name: 'churn' }, { type: 'merge', body: { data: { n: String(++n) } } }, { signal: ac.signal });
-      } catch (err) {
-        if (!ac.signal.aborted) throw new Error(`churn on member server ${i} failed`, { cause: err });
+  const loops = members
+    .map(async (t, i) => {
+      let n = 0;
+      while (!ac.signal.aborted) {
+        try {
+          await t.client.patch(
+            configMapKind,
+            { namespace: 'default', name: 'churn' },
+            { type: 'merge', body: { data: { n: String(++n) } } },
+            { signal: ac.signal },
+          );
+        } catch (err) {
+          if (!ac.signal.aborted) throw new Error(`churn on member server ${i} failed`, { cause: err });
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }).map((p) => p.then(() => undefined, (err: unknown) => err));
+    })
+    .map((p) =>
+      p.then(
+        () => undefined,
+        (err: unknown) => err,
+      ),
+    );
   return {
     stop: async () => {
       ac.abort();

@@ -9,7 +9,9 @@ import { ChannelFullError, SourceAlreadyStartedError } from './errors.js';
 
 const cluster = new ScriptedCluster('a');
 const event = (name: string, clusterName = 'a'): GenericEvent => ({
-  clusterName, cluster, object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'ns', name } } as KubeObject,
+  clusterName,
+  cluster,
+  object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'ns', name } },
 });
 const queue = () => {
   const added: Request[] = [];
@@ -46,9 +48,17 @@ describe('channel source', () => {
 
   it('isolates a throwing handler', async () => {
     const logged: string[] = [];
-    const src = new ChannelSource({ generic: () => { throw new Error('boom'); } }, [], {
-      logger: createLogger({ sink: (_l, msg) => logged.push(msg) }),
-    });
+    const src = new ChannelSource(
+      {
+        generic: () => {
+          throw new Error('boom');
+        },
+      },
+      [],
+      {
+        logger: createLogger({ sink: (_l, msg) => logged.push(msg) }),
+      },
+    );
     const { q } = queue();
     await src.start(new AbortController().signal, q);
     expect(() => src.send(event('x'))).not.toThrow();

@@ -47,10 +47,14 @@ export class ChannelSource<T extends KubeObject = KubeObject> implements Source 
     }
     this.queue = queue;
     this.state = 'running';
-    signal.addEventListener('abort', () => {
-      this.state = 'stopped';
-      this.queue = undefined;
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        this.state = 'stopped';
+        this.queue = undefined;
+      },
+      { once: true },
+    );
     for (const event of this.buffer.splice(0)) this.deliver(event);
   }
 
@@ -62,7 +66,11 @@ export class ChannelSource<T extends KubeObject = KubeObject> implements Source 
   private deliver(event: GenericEvent<T>): void {
     const queue = this.queue;
     if (!queue || !this.handler.generic) return;
-    const fields = { cluster: event.clusterName, namespace: event.object.metadata?.namespace ?? '', name: event.object.metadata?.name ?? '' };
+    const fields = {
+      cluster: event.clusterName,
+      namespace: event.object.metadata?.namespace ?? '',
+      name: event.object.metadata?.name ?? '',
+    };
     try {
       if (!this.predicates.every((p) => p.generic?.(event) ?? true)) return;
     } catch (err) {

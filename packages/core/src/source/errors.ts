@@ -6,7 +6,11 @@ import type { ClusterName } from '../multicluster/types.js';
 
 export class SourceError extends Error {
   override readonly name: string = 'SourceError';
-  constructor(message: string, readonly retryable: boolean, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
   }
 }
@@ -25,7 +29,11 @@ export class SourceAlreadyStartedError extends SourceError {
  */
 export class SourceStartFailedError extends SourceError {
   override readonly name = 'SourceStartFailedError';
-  constructor(readonly description: string, readonly clusterName: ClusterName, cause: unknown) {
+  constructor(
+    readonly description: string,
+    readonly clusterName: ClusterName,
+    cause: unknown,
+  ) {
     super(`starting source ${description} on cluster ${JSON.stringify(clusterName)} failed: ${describe(cause)}`, true, { cause });
   }
 }

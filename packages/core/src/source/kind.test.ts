@@ -24,20 +24,39 @@ class DrivenInformer implements Informer<KubeObject> {
   addEventHandler(handler: ResourceEventHandler<KubeObject>): Registration {
     for (const o of this.store.values()) handler.onAdd?.(o, true);
     this.handlers.add(handler);
-    return { remove: () => { this.handlers.delete(handler); }, hasSynced: () => this.synced };
+    return {
+      remove: () => {
+        this.handlers.delete(handler);
+      },
+      hasSynced: () => this.synced,
+    };
   }
-  hasSynced(): boolean { return this.synced; }
-  status() { return { phase: 'watching' as const, synced: this.synced, failures: 0 }; }
-  get(ns: string, name: string) { return this.store.get(`${ns}/${name}`); }
-  list() { return [...this.store.values()]; }
-  add(o: KubeObject) { this.store.set(`${o.metadata.namespace}/${o.metadata.name}`, o); for (const h of this.handlers) h.onAdd?.(o, false); }
+  hasSynced(): boolean {
+    return this.synced;
+  }
+  status() {
+    return { phase: 'watching' as const, synced: this.synced, failures: 0 };
+  }
+  get(ns: string, name: string) {
+    return this.store.get(`${ns}/${name}`);
+  }
+  list() {
+    return [...this.store.values()];
+  }
+  add(o: KubeObject) {
+    this.store.set(`${o.metadata.namespace}/${o.metadata.name}`, o);
+    for (const h of this.handlers) h.onAdd?.(o, false);
+  }
   update(o: KubeObject) {
     const k = `${o.metadata.namespace}/${o.metadata.name}`;
     const old = this.store.get(k)!;
     this.store.set(k, o);
     for (const h of this.handlers) h.onUpdate?.(old, o);
   }
-  remove(o: KubeObject) { this.store.delete(`${o.metadata.namespace}/${o.metadata.name}`); for (const h of this.handlers) h.onDelete?.(o, false); }
+  remove(o: KubeObject) {
+    this.store.delete(`${o.metadata.namespace}/${o.metadata.name}`);
+    for (const h of this.handlers) h.onDelete?.(o, false);
+  }
 }
 
 class DrivenCache {
@@ -56,31 +75,54 @@ class DrivenCache {
     if (!inf) this.informers.set(key, (inf = new DrivenInformer(k)));
     this.leases++;
     let released = false;
-    return { informer: inf, release: () => { if (!released) { released = true; this.leases--; } } };
+    return {
+      informer: inf,
+      release: () => {
+        if (!released) {
+          released = true;
+          this.leases--;
+        }
+      },
+    };
   }
 }
 
 function clusterWith(cache: DrivenCache): Cluster {
   const c = new ScriptedCluster('a');
-  Object.defineProperty(c, 'cache', { value: cache as unknown as Cache });
+  Object.defineProperty(c, 'cache', { value: cache });
   return c;
 }
 
 class RecordingQueue implements RequestQueue {
   readonly added: Request[] = [];
-  add(r: Request) { this.added.push(r); }
-  addAfter(r: Request) { this.added.push(r); }
-  addRateLimited(r: Request) { this.added.push(r); }
+  add(r: Request) {
+    this.added.push(r);
+  }
+  addAfter(r: Request) {
+    this.added.push(r);
+  }
+  addRateLimited(r: Request) {
+    this.added.push(r);
+  }
 }
 
 const cm = (name: string, extra: Partial<KubeObject> = {}): KubeObject => ({
-  apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'ns', name, labels: {} }, ...extra,
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { namespace: 'ns', name, labels: {} },
+  ...extra,
 });
 const configMaps = { apiVersion: 'v1', kind: 'ConfigMap' };
 
 const stops: AbortController[] = [];
-afterEach(() => { for (const s of stops.splice(0)) s.abort(); });
-function stopper() { const s = new AbortController(); stops.push(s); return s; }
+afterEach(() => {
+  for (const s of stops.splice(0)) s.abort();
+});
+function stopper() {
+  const s = new AbortController();
+  stops.push(s);
+  return s;
+}
 
 describe('kind source', () => {
   it('turns informer callbacks into events that carry the cluster, for the handler with the queue', async () => {
@@ -88,13 +130,21 @@ describe('kind source', () => {
     const cluster = clusterWith(cache);
     const seen: string[] = [];
     const handler: EventHandler = {
-      create: (e: CreateEvent, q) => { seen.push(`create ${e.object.metadata.name} initial=${e.isInInitialList}`); q.add({ clusterName: e.clusterName, namespace: 'ns', name: e.object.metadata.name! }); expect(e.cluster).toBe(cluster); },
-      update: (e: UpdateEvent) => { seen.push(`update ${String(e.objectOld.data)}->${String(e.objectNew.data)}`); },
-      delete: (e: DeleteEvent) => { seen.push(`delete ${e.object.metadata.name} unknown=${e.deleteStateUnknown}`); },
+      create: (e: CreateEvent, q) => {
+        seen.push(`create ${e.object.metadata.name} initial=${e.isInInitialList}`);
+        q.add({ clusterName: e.clusterName, namespace: 'ns', name: e.object.metadata.name! });
+        expect(e.cluster).toBe(cluster);
+      },
+      update: (e: UpdateEvent) => {
+        seen.push(`update ${String(e.objectOld.data)}->${String(e.objectNew.data)}`);
+      },
+      delete: (e: DeleteEvent) => {
+        seen.push(`delete ${e.object.metadata.name} unknown=${e.deleteStateUnknown}`);
+      },
     };
     const src = kind(configMaps, handler).forCluster('east', cluster)!;
     const q = new RecordingQueue();
-    const inf0 = (await cache.acquireInformer(configMaps));
+    const inf0 = await cache.acquireInformer(configMaps);
     (inf0.informer as DrivenInformer).add(cm('before'));
     inf0.release();
     await src.start(stopper().signal, q);
@@ -103,7 +153,10 @@ describe('kind source', () => {
     inf.update(cm('x', { data: 2 }));
     inf.remove(cm('x'));
     expect(seen).toEqual(['create before initial=true', 'create x initial=false', 'update 1->2', 'delete x unknown=false']);
-    expect(q.added).toEqual([{ clusterName: 'east', namespace: 'ns', name: 'before' }, { clusterName: 'east', namespace: 'ns', name: 'x' }]);
+    expect(q.added).toEqual([
+      { clusterName: 'east', namespace: 'ns', name: 'before' },
+      { clusterName: 'east', namespace: 'ns', name: 'x' },
+    ]);
   });
 
   it('ANDs predicates per event type; a throwing predicate or handler drops that event only, and is logged', async () => {
@@ -118,10 +171,18 @@ describe('kind source', () => {
       },
     };
     const src = kind(
-      configMaps, handler,
+      configMaps,
+      handler,
       { create: (e) => e.object.metadata.labels?.['keep'] === 'yes' },
-      { create: (e) => { if (e.object.metadata.name === 'predicate-throws') throw new Error('predicate boom'); return true; } },
-    ).with({ logger }).forCluster('a', clusterWith(cache))!;
+      {
+        create: (e) => {
+          if (e.object.metadata.name === 'predicate-throws') throw new Error('predicate boom');
+          return true;
+        },
+      },
+    )
+      .with({ logger })
+      .forCluster('a', clusterWith(cache))!;
     await src.start(stopper().signal, new RecordingQueue());
     const inf = cache.informers.values().next().value!;
     const keep = { keep: 'yes' };
@@ -156,7 +217,9 @@ describe('kind source', () => {
   it('releases the lease when aborted while acquiring', async () => {
     const cache = new DrivenCache();
     let open!: () => void;
-    cache.gate = new Promise((r) => { open = r; });
+    cache.gate = new Promise((r) => {
+      open = r;
+    });
     const src = kind(configMaps, {}).forCluster('a', clusterWith(cache))!;
     const stop = new AbortController();
     const started = src.start(stop.signal, new RecordingQueue());
@@ -173,7 +236,9 @@ describe('kind source', () => {
     const logs: { msg: string; fields: LogFields }[] = [];
     const logger = createLogger({ sink: (_l, msg, fields) => logs.push({ msg, fields }), level: 'debug' });
     const queue = new RecordingQueue();
-    const src = kind(configMaps, { create: (e, q) => q.add({ clusterName: e.clusterName, namespace: 'ns', name: e.object.metadata.name! }) })
+    const src = kind(configMaps, {
+      create: (e, q) => q.add({ clusterName: e.clusterName, namespace: 'ns', name: e.object.metadata.name! }),
+    })
       .with({ logger, retry: { initialDelayMs: 10, maxDelayMs: 20 } })
       .forCluster('b', clusterWith(cache))!;
     // start resolves: the engagement goes on while the source retries.
@@ -192,7 +257,8 @@ describe('kind source', () => {
   it('stops retrying when its signal aborts', async () => {
     const cache = new DrivenCache();
     cache.failWith = new Error('discovery unavailable');
-    const src = kind(configMaps, {}).with({ logger: createLogger({ sink: () => {} }), retry: { initialDelayMs: 10_000 } })
+    const src = kind(configMaps, {})
+      .with({ logger: createLogger({ sink: () => {} }), retry: { initialDelayMs: 10_000 } })
       .forCluster('c', clusterWith(cache))!;
     const stop = new AbortController();
     await src.start(stop.signal, new RecordingQueue());
@@ -215,7 +281,9 @@ describe('kind source', () => {
     const waiting = src.waitForSync(stopper().signal);
     await src.start(stopper().signal, new RecordingQueue());
     const inf = cache.informers.values().next().value!;
-    setTimeout(() => { inf.synced = true; }, 20);
+    setTimeout(() => {
+      inf.synced = true;
+    }, 20);
     expect(await waiting).toBe(true);
 
     const unsynced = kind(configMaps, {}).forCluster('b', clusterWith(new DrivenCache()))!;
@@ -231,7 +299,12 @@ describe('kind source', () => {
     const src = kind(configMaps, {}).with({ metadataOnly: true, clusterFilter: filter });
     expect(src.forCluster('skip', clusterWith(cache))).toBeUndefined();
     expect(src.forClusterUnfiltered('skip', clusterWith(cache))).toBeDefined();
-    const throwing = kind(configMaps, {}).with({ clusterFilter: () => { throw new Error('filter boom'); }, logger: createLogger({ sink: () => {} }) });
+    const throwing = kind(configMaps, {}).with({
+      clusterFilter: () => {
+        throw new Error('filter boom');
+      },
+      logger: createLogger({ sink: () => {} }),
+    });
     expect(throwing.forCluster('x', clusterWith(cache))).toBeUndefined();
     const s = src.forCluster('keep', clusterWith(cache))!;
     return s.start(stopper().signal, new RecordingQueue()).then(() => {
@@ -253,8 +326,12 @@ describe('kind source over the informer cache', () => {
 
     const firstQueue = new RecordingQueue();
     const secondQueue = new RecordingQueue();
-    const first = kind(configMaps, { create: (e, q) => q.add({ clusterName: e.clusterName, namespace: 'ns', name: e.object.metadata.name! }) });
-    const second = kind(configMaps, { create: (e, q) => q.add({ clusterName: e.clusterName, namespace: 'ns', name: e.object.metadata.name! }) });
+    const first = kind(configMaps, {
+      create: (e, q) => q.add({ clusterName: e.clusterName, namespace: 'ns', name: e.object.metadata.name! }),
+    });
+    const second = kind(configMaps, {
+      create: (e, q) => q.add({ clusterName: e.clusterName, namespace: 'ns', name: e.object.metadata.name! }),
+    });
     const firstStop = new AbortController();
     const secondStop = new AbortController();
     const s1 = first.forCluster('a', cluster)!;

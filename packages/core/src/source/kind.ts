@@ -9,9 +9,7 @@
 import { CacheStoppedError } from '../cache/errors.js';
 import type { Cluster } from '../cluster/types.js';
 import type { InformerLease, Registration, ResourceEventHandler } from '../cache/types.js';
-import type {
-  CreateEvent, DeleteEvent, EventHandler, RequestQueue, UpdateEvent,
-} from '../handler/types.js';
+import type { CreateEvent, DeleteEvent, EventHandler, RequestQueue, UpdateEvent } from '../handler/types.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { sleep } from '../manager/abort.js';
 import type { ClusterName } from '../multicluster/types.js';
@@ -106,7 +104,9 @@ class ClusterKindSource<T extends KubeObject> implements Source {
     private readonly spec: KindSource<T>,
     logger: Logger,
   ) {
-    this.started = new Promise((resolve) => { this.settleStarted = resolve; });
+    this.started = new Promise((resolve) => {
+      this.settleStarted = resolve;
+    });
     this.log = logger.with({ cluster: clusterName, kind: kindKey(spec.objectKind) });
   }
 
@@ -166,7 +166,9 @@ class ClusterKindSource<T extends KubeObject> implements Source {
         this.stopBeforeRunning();
         return true;
       }
-      this.log.error('source cannot start yet; retrying with backoff', new SourceStartFailedError(this.describe(), this.clusterName, err), { attempt });
+      this.log.error('source cannot start yet; retrying with backoff', new SourceStartFailedError(this.describe(), this.clusterName, err), {
+        attempt,
+      });
       return false;
     }
     if (signal.aborted) {
@@ -178,11 +180,15 @@ class ClusterKindSource<T extends KubeObject> implements Source {
     this.state = 'running';
     const registration = lease.informer.addEventHandler(this.adapter(signal, queue));
     this.registration = registration;
-    signal.addEventListener('abort', () => {
-      this.state = 'stopped';
-      registration.remove();
-      lease.release();
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        this.state = 'stopped';
+        registration.remove();
+        lease.release();
+      },
+      { once: true },
+    );
     if (attempt > 1) this.log.info('source started after retrying', { attempt });
     this.settleStarted(true);
     return true;

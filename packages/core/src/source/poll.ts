@@ -12,11 +12,7 @@ export interface PollOptions {
 }
 
 /** Resolves true once `condition()` is true, false if `signal` aborts (or `condition` says to stop) first. */
-export async function pollUntil(
-  condition: () => boolean | 'stop',
-  signal: AbortSignal,
-  options: PollOptions = {},
-): Promise<boolean> {
+export async function pollUntil(condition: () => boolean | 'stop', signal: AbortSignal, options: PollOptions = {}): Promise<boolean> {
   const max = options.maxIntervalMs ?? 100;
   let interval = options.initialIntervalMs ?? 5;
   for (;;) {

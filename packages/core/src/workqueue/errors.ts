@@ -13,7 +13,10 @@ export class WorkQueueError extends Error {
 /** `addAfter` was given a delay that is not a finite number (or a rate limiter returned one). */
 export class InvalidDelayError extends WorkQueueError {
   override readonly name = 'InvalidDelayError';
-  constructor(readonly queue: string, readonly delayMs: unknown) {
+  constructor(
+    readonly queue: string,
+    readonly delayMs: unknown,
+  ) {
     super(`work queue ${JSON.stringify(queue)}: delay must be a finite number of milliseconds, got ${String(delayMs)}`);
   }
 }
@@ -21,7 +24,10 @@ export class InvalidDelayError extends WorkQueueError {
 /** A queue or rate limiter option is out of range. */
 export class WorkQueueOptionsError extends WorkQueueError {
   override readonly name = 'WorkQueueOptionsError';
-  constructor(readonly option: string, reason: string) {
+  constructor(
+    readonly option: string,
+    reason: string,
+  ) {
     super(`invalid work queue option ${option}: ${reason}`);
   }
 }

@@ -6,7 +6,7 @@ describe('FairQueue under concurrent workers', () => {
   it('never hands out an item twice at once and processes every item after its last add', async () => {
     // A seeded generator keeps the run reproducible while still mixing adds, gets and dones unpredictably.
     let seed = 42;
-    const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const q = new FairQueue<string>({ name: 'model', key: (s) => s, group: (s) => s.slice(0, 1) });
     const items = ['a1', 'a2', 'a3', 'b1', 'b2', 'c1'];
     const inFlight = new Set<string>();

@@ -7,15 +7,27 @@ const field = (obj: Record<string, unknown>, ...path: string[]): unknown =>
 
 export const AGE: TableColumn = { name: 'Age', type: 'date', value: (o) => field(o, 'metadata', 'creationTimestamp') };
 
-export const CONFIGMAP_COLUMNS: readonly TableColumn[] = [{ name: 'Data', type: 'integer', value: (o) => count(o['data']) + count(o['binaryData']) }, AGE];
+export const CONFIGMAP_COLUMNS: readonly TableColumn[] = [
+  { name: 'Data', type: 'integer', value: (o) => count(o['data']) + count(o['binaryData']) },
+  AGE,
+];
 export const SECRET_COLUMNS: readonly TableColumn[] = [
   { name: 'Type', type: 'string', value: (o) => o['type'] },
   { name: 'Data', type: 'integer', value: (o) => count(o['data']) },
   AGE,
 ];
-export const NAMESPACE_COLUMNS: readonly TableColumn[] = [{ name: 'Status', type: 'string', value: (o) => field(o, 'status', 'phase') }, AGE];
-export const SERVICEACCOUNT_COLUMNS: readonly TableColumn[] = [{ name: 'Secrets', type: 'integer', value: (o) => (Array.isArray(o['secrets']) ? o['secrets'].length : 0) }, AGE];
-export const LEASE_COLUMNS: readonly TableColumn[] = [{ name: 'Holder', type: 'string', value: (o) => field(o, 'spec', 'holderIdentity') ?? '' }, AGE];
+export const NAMESPACE_COLUMNS: readonly TableColumn[] = [
+  { name: 'Status', type: 'string', value: (o) => field(o, 'status', 'phase') },
+  AGE,
+];
+export const SERVICEACCOUNT_COLUMNS: readonly TableColumn[] = [
+  { name: 'Secrets', type: 'integer', value: (o) => (Array.isArray(o['secrets']) ? o['secrets'].length : 0) },
+  AGE,
+];
+export const LEASE_COLUMNS: readonly TableColumn[] = [
+  { name: 'Holder', type: 'string', value: (o) => field(o, 'spec', 'holderIdentity') ?? '' },
+  AGE,
+];
 export const CRD_COLUMNS: readonly TableColumn[] = [
   // Printed as a timestamp, not an age, as kube's CRD printer does.
   { name: 'Created At', type: 'string', value: (o) => field(o, 'metadata', 'creationTimestamp') },

@@ -18,7 +18,9 @@ export function decodeContinue(text: string): ContinueToken {
     throw badRequest(`invalid continue token: illegal base64 data or JSON`);
   }
   const t = parsed as { v?: unknown; rv?: unknown; start?: unknown };
-  if (typeof t !== 'object' || t === null || t.v !== 'meta.k8s.io/v1') throw badRequest('invalid continue token: continue key is not supported');
-  if (typeof t.rv !== 'number' || !Number.isInteger(t.rv) || typeof t.start !== 'string') throw badRequest('invalid continue token: malformed');
+  if (typeof t !== 'object' || t === null || t.v !== 'meta.k8s.io/v1')
+    throw badRequest('invalid continue token: continue key is not supported');
+  if (typeof t.rv !== 'number' || !Number.isInteger(t.rv) || typeof t.start !== 'string')
+    throw badRequest('invalid continue token: malformed');
   return { rv: t.rv, start: t.start };
 }

@@ -3,7 +3,8 @@
  * 422 Invalid Status causes.
  */
 
-export type FieldErrorType = 'FieldValueRequired' | 'FieldValueInvalid' | 'FieldValueForbidden' | 'FieldValueNotSupported' | 'FieldValueDuplicate';
+export type FieldErrorType =
+  'FieldValueRequired' | 'FieldValueInvalid' | 'FieldValueForbidden' | 'FieldValueNotSupported' | 'FieldValueDuplicate';
 
 const TYPE_TEXT: Record<FieldErrorType, string> = {
   FieldValueRequired: 'Required value',

@@ -3,7 +3,15 @@ import { humanDuration } from './human-duration.js';
 import { evaluateJsonPath, parseJsonPath } from './json-path.js';
 
 describe('printer-column JSONPath', () => {
-  const obj = { spec: { size: 3, items: [{ n: 'a' }, { n: 'b' }] }, status: { conditions: [{ type: 'Synced', status: 'False' }, { type: 'Ready', status: 'True' }] } };
+  const obj = {
+    spec: { size: 3, items: [{ n: 'a' }, { n: 'b' }] },
+    status: {
+      conditions: [
+        { type: 'Synced', status: 'False' },
+        { type: 'Ready', status: 'True' },
+      ],
+    },
+  };
   test.each([
     ['.spec.size', 3],
     ['{.spec.size}', 3],

@@ -7,7 +7,10 @@ type Step = { field: string } | { index: number } | { filter: { field: string; v
 const STEP = /^(?:\.([A-Za-z0-9_-]+)|\[(\d+|\*)\]|\[\?\(@\.([A-Za-z0-9_-]+)\s*==\s*(?:"([^"]*)"|'([^']*)')\)\])/;
 
 export function parseJsonPath(path: string): Step[] | undefined {
-  let rest = path.trim().replace(/^\{(.*)\}$/, '$1').replace(/^\$/, '');
+  let rest = path
+    .trim()
+    .replace(/^\{(.*)\}$/, '$1')
+    .replace(/^\$/, '');
   const steps: Step[] = [];
   while (rest.length > 0) {
     const m = STEP.exec(rest);
@@ -28,7 +31,9 @@ export function evaluateJsonPath(obj: unknown, steps: readonly Step[]): unknown 
     else if ('index' in step) cur = Array.isArray(cur) ? cur[step.index] : undefined;
     else
       cur = Array.isArray(cur)
-        ? cur.find((i) => typeof i === 'object' && i !== null && String((i as Record<string, unknown>)[step.filter.field]) === step.filter.value)
+        ? cur.find(
+            (i) => typeof i === 'object' && i !== null && String((i as Record<string, unknown>)[step.filter.field]) === step.filter.value,
+          )
         : undefined;
   }
   return cur;

@@ -148,7 +148,7 @@ function parse(text: string): Requirement[] {
         if (sep?.kind === ')') break;
         if (sep?.kind !== ',') fail(`found '${sep?.text ?? ''}', expected: ',' or ')'`);
       }
-      reqs.push({ key, op: next.text as Op, values });
+      reqs.push({ key, op: next.text, values });
     } else {
       fail(`found '${next.text}', expected: in, notin, =, ==, !=, gt, lt`);
     }

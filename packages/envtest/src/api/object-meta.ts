@@ -27,7 +27,7 @@ export function generateName(prefix: string): string {
 }
 
 export function meta(obj: StoredObject): Record<string, unknown> {
-  return obj.metadata as Record<string, unknown>;
+  return obj.metadata;
 }
 
 export function finalizersOf(obj: StoredObject): string[] {
@@ -42,7 +42,8 @@ export function isDeleting(obj: StoredObject): boolean {
 /** Server-set fields on create. The caller has already resolved generateName into metadata.name. */
 export function prepareForCreate(type: ResourceType, obj: StoredObject, namespace: string | undefined, now = new Date()): FieldError[] {
   const m = meta(obj);
-  for (const k of ['creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink', 'uid', 'resourceVersion']) delete m[k];
+  for (const k of ['creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink', 'uid', 'resourceVersion'])
+    delete m[k];
   if (type.namespaced) m['namespace'] = namespace;
   else delete m['namespace'];
   if (hasStatus(type)) delete obj['status'];
@@ -80,7 +81,7 @@ export function prepareForUpdate(type: ResourceType, obj: StoredObject, old: Sto
     const rv = m['resourceVersion'];
     for (const k of Object.keys(obj)) delete obj[k];
     Object.assign(obj, structuredClone(old));
-    obj['spec'] = { ...((obj['spec'] as object | undefined) ?? {}), finalizers: Array.isArray(finalizers) ? finalizers : [] };
+    obj['spec'] = { ...((obj['spec']) ?? {}), finalizers: Array.isArray(finalizers) ? finalizers : [] };
     meta(obj)['resourceVersion'] = rv;
     return errs;
   }
@@ -100,7 +101,12 @@ export function prepareForUpdate(type: ResourceType, obj: StoredObject, old: Sto
   if (isDeleting(old)) {
     const added = finalizersOf(obj).filter((f) => !finalizersOf(old).includes(f));
     if (added.length > 0)
-      errs.push(forbiddenField('metadata.finalizers', `no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}`));
+      errs.push(
+        forbiddenField(
+          'metadata.finalizers',
+          `no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}`,
+        ),
+      );
   }
   if (type.tracksGeneration) {
     const generation = typeof om['generation'] === 'number' ? om['generation'] : 1;

@@ -24,7 +24,13 @@ function walk(value: unknown, schema: StructuralSchema | undefined, path: string
   return value;
 }
 
-function walkObject(obj: Record<string, unknown>, schema: StructuralSchema, keep: Set<string> | undefined, path: string, pruned: string[]): void {
+function walkObject(
+  obj: Record<string, unknown>,
+  schema: StructuralSchema,
+  keep: Set<string> | undefined,
+  path: string,
+  pruned: string[],
+): void {
   const props = schema.properties;
   const additional = schema.additionalProperties;
   const preserve = schema['x-kubernetes-preserve-unknown-fields'] === true;
@@ -41,6 +47,7 @@ function walkObject(obj: Record<string, unknown>, schema: StructuralSchema, keep
   }
   if (props)
     for (const [key, propSchema] of Object.entries(props)) {
-      if (obj[key] === undefined && propSchema.default !== undefined) obj[key] = walk(structuredClone(propSchema.default), propSchema, `${path}.${key}`, []);
+      if (obj[key] === undefined && propSchema.default !== undefined)
+        obj[key] = walk(structuredClone(propSchema.default), propSchema, `${path}.${key}`, []);
     }
 }

@@ -31,7 +31,8 @@ export class ResourceRegistry {
 
   /** Every resource served in `cluster` (or, with undefined, in any cluster: the wildcard view). */
   all(cluster: string | undefined): ResourceType[] {
-    const custom = cluster === undefined ? [...this.custom.values()].flatMap((m) => [...m.values()]) : [...(this.custom.get(cluster)?.values() ?? [])];
+    const custom =
+      cluster === undefined ? [...this.custom.values()].flatMap((m) => [...m.values()]) : [...(this.custom.get(cluster)?.values() ?? [])];
     const seen = new Set<string>();
     const out: ResourceType[] = [];
     for (const t of [...BUILTIN_RESOURCES, ...custom]) {
@@ -66,4 +67,3 @@ export class ResourceRegistry {
     return this.all(cluster).some((t) => t.group === group && t.versions.includes(version));
   }
 }
-

@@ -53,7 +53,15 @@ export class StatusError extends Error {
 
   /** Field order matches the real server's JSON. */
   toStatus(): StatusBody {
-    const body: StatusBody = { kind: 'Status', apiVersion: 'v1', metadata: { ...this.listMeta }, status: 'Failure', message: this.message, reason: this.reason, code: this.code };
+    const body: StatusBody = {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: { ...this.listMeta },
+      status: 'Failure',
+      message: this.message,
+      reason: this.reason,
+      code: this.code,
+    };
     if (this.details) {
       const { code } = body;
       delete (body as Partial<StatusBody>).code;
@@ -78,7 +86,11 @@ export function resourceNotFound(): StatusError {
 }
 
 export function alreadyExists(gr: GroupResource, name: string): StatusError {
-  return new StatusError(409, 'AlreadyExists', `${qualifiedResource(gr)} "${name}" already exists`, { name, group: gr.group, kind: gr.resource });
+  return new StatusError(409, 'AlreadyExists', `${qualifiedResource(gr)} "${name}" already exists`, {
+    name,
+    group: gr.group,
+    kind: gr.resource,
+  });
 }
 
 export function generateNameExhausted(gr: GroupResource, name: string): StatusError {
@@ -91,7 +103,11 @@ export function generateNameExhausted(gr: GroupResource, name: string): StatusEr
 }
 
 export function conflict(gr: GroupResource, name: string, why: string): StatusError {
-  return new StatusError(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(gr)} "${name}": ${why}`, { name, group: gr.group, kind: gr.resource });
+  return new StatusError(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(gr)} "${name}": ${why}`, {
+    name,
+    group: gr.group,
+    kind: gr.resource,
+  });
 }
 
 export const OPTIMISTIC_LOCK_MESSAGE = 'the object has been modified; please apply your changes to the latest version and try again';
@@ -121,7 +137,10 @@ export function forbidden(gr: GroupResource, name: string, why: string): StatusE
 }
 
 export function methodNotSupported(gr: GroupResource, verb: string, suffix = ''): StatusError {
-  return new StatusError(405, 'MethodNotAllowed', `${verb} is not supported on resources of kind "${qualifiedResource(gr)}"${suffix}`, { group: gr.group, kind: gr.resource });
+  return new StatusError(405, 'MethodNotAllowed', `${verb} is not supported on resources of kind "${qualifiedResource(gr)}"${suffix}`, {
+    group: gr.group,
+    kind: gr.resource,
+  });
 }
 
 export function unsupportedMediaType(accepted: readonly string[]): StatusError {

@@ -49,7 +49,8 @@ export function validateMetadataMaps(meta: Record<string, unknown>): FieldError[
   }
   const annotations = meta['annotations'];
   if (annotations !== undefined && annotations !== null) {
-    if (!isStringMap(annotations)) errs.push(invalidValue('metadata.annotations', annotations, 'must be a map of string keys to string values'));
+    if (!isStringMap(annotations))
+      errs.push(invalidValue('metadata.annotations', annotations, 'must be a map of string keys to string values'));
     else for (const k of Object.keys(annotations)) errs.push(...validateQualifiedName(k, 'metadata.annotations'));
   }
   const finalizers = meta['finalizers'];

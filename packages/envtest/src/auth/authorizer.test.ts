@@ -26,7 +26,7 @@ describe('authorization', () => {
     await server.close();
   });
 
-  test('a denied request is 403 with kube-apiserver\'s message; the admin certificate user is allowed', async () => {
+  test("a denied request is 403 with kube-apiserver's message; the admin certificate user is allowed", async () => {
     expect((await admin.get('/api/v1/namespaces/default/configmaps')).status).toBe(200);
     const get = await alice.get('/api/v1/namespaces/default/configmaps/x');
     expect(get.status).toBe(403);
@@ -38,16 +38,27 @@ describe('authorization', () => {
       details: { name: 'x', kind: 'configmaps' },
     });
     const list = await alice.get('/apis/coordination.k8s.io/v1/leases');
-    expect(list.body.message).toBe('leases.coordination.k8s.io is forbidden: User "alice" cannot list resource "leases" in API group "coordination.k8s.io" at the cluster scope');
+    expect(list.body.message).toBe(
+      'leases.coordination.k8s.io is forbidden: User "alice" cannot list resource "leases" in API group "coordination.k8s.io" at the cluster scope',
+    );
     const status = await alice.put('/api/v1/namespaces/default/status', {});
-    expect(status.body.message).toBe('namespaces "default" is forbidden: User "alice" cannot update resource "namespaces/status" in API group "" at the cluster scope');
+    expect(status.body.message).toBe(
+      'namespaces "default" is forbidden: User "alice" cannot update resource "namespaces/status" in API group "" at the cluster scope',
+    );
   });
 
   test('the authorizer sees user, groups and request attributes', async () => {
     const w = await alice.watch('/api/v1/namespaces/default/configmaps', { resourceVersion: '1', timeoutSeconds: 1 });
     expect(w.status).toBe(200);
     await w.waitForEnd(5000);
-    expect(seen.at(-1)).toMatchObject({ user: { name: 'alice', groups: ['system:authenticated'] }, verb: 'watch', group: '', resource: 'configmaps', namespace: 'default', cluster: '' });
+    expect(seen.at(-1)).toMatchObject({
+      user: { name: 'alice', groups: ['system:authenticated'] },
+      verb: 'watch',
+      group: '',
+      resource: 'configmaps',
+      namespace: 'default',
+      cluster: '',
+    });
     const adminSeen = seen.find((a) => a.user.name === 'admin');
     expect(adminSeen?.user.groups).toEqual(['system:masters', 'system:authenticated']);
   });
@@ -57,10 +68,15 @@ describe('authorization', () => {
     const asCarol = await admin.request('GET', '/api/v1/namespaces/default', { headers: { 'Impersonate-User': 'carol' } });
     expect(asCarol.status).toBe(403);
     expect(asCarol.body.message).toContain('User "carol" cannot get resource "namespaces"');
-    expect((await admin.request('GET', '/api/v1/namespaces/default', { headers: { 'Impersonate-User': 'dave', 'Impersonate-Group': 'team' } })).status).toBe(200);
+    expect(
+      (await admin.request('GET', '/api/v1/namespaces/default', { headers: { 'Impersonate-User': 'dave', 'Impersonate-Group': 'team' } }))
+        .status,
+    ).toBe(200);
     const aliceAsCarol = await alice.request('GET', '/api/v1/namespaces/default', { headers: { 'Impersonate-User': 'dave' } });
     expect(aliceAsCarol.status).toBe(403);
-    expect(aliceAsCarol.body.message).toBe('users "dave" is forbidden: User "alice" cannot impersonate resource "users" in API group "" at the cluster scope');
+    expect(aliceAsCarol.body.message).toBe(
+      'users "dave" is forbidden: User "alice" cannot impersonate resource "users" in API group "" at the cluster scope',
+    );
   });
 
   test('setAuthorizer(undefined) allows everything again', async () => {

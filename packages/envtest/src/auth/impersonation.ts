@@ -15,16 +15,35 @@ export function impersonate(req: IncomingMessage, requester: UserInfo, authorize
   const name = Array.isArray(userHeader) ? userHeader[0] : userHeader;
   const groups = groupHeader === undefined ? [] : Array.isArray(groupHeader) ? groupHeader : [groupHeader];
   if (name === undefined) {
-    if (groups.length > 0 || uidHeader !== undefined) throw new StatusError(500, 'InternalError', 'Internal error occurred: requested impersonation of groups or uid without impersonating a user');
+    if (groups.length > 0 || uidHeader !== undefined)
+      throw new StatusError(
+        500,
+        'InternalError',
+        'Internal error occurred: requested impersonation of groups or uid without impersonating a user',
+      );
     return requester;
   }
   const deny = (resource: string, value: string): StatusError =>
-    new StatusError(403, 'Forbidden', `${resource} "${value}" is forbidden: User ${JSON.stringify(requester.name)} cannot impersonate resource ${JSON.stringify(resource)} in API group "" at the cluster scope`, {
-      name: value,
-      kind: resource,
-    });
+    new StatusError(
+      403,
+      'Forbidden',
+      `${resource} "${value}" is forbidden: User ${JSON.stringify(requester.name)} cannot impersonate resource ${JSON.stringify(resource)} in API group "" at the cluster scope`,
+      {
+        name: value,
+        kind: resource,
+      },
+    );
   const check = (resource: string, value: string): void => {
-    const attributes = { user: requester, verb: 'impersonate', group: '', resource, subresource: undefined, namespace: undefined, name: value, cluster: '' };
+    const attributes = {
+      user: requester,
+      verb: 'impersonate',
+      group: '',
+      resource,
+      subresource: undefined,
+      namespace: undefined,
+      name: value,
+      cluster: '',
+    };
     if (authorizer && !authorizer(attributes)) throw deny(resource, value);
   };
   check('users', name);

@@ -40,7 +40,7 @@ function decode(b64: string | undefined): string | undefined {
 }
 
 export function credentialsFromKubeconfig(yaml: string): Credentials {
-  const kc = parse(yaml) as any;
+  const kc = parse(yaml);
   const ctx = kc.contexts.find((c: any) => c.name === kc['current-context']).context;
   const cluster = kc.clusters.find((c: any) => c.name === ctx.cluster).cluster;
   const user = kc.users.find((u: any) => u.name === ctx.user).user;
@@ -58,8 +58,16 @@ export class KubeHttpClient {
 
   constructor(kubeconfig: string, override?: { token?: string; noCredentials?: boolean }) {
     const c = credentialsFromKubeconfig(kubeconfig);
-    this.creds = override?.noCredentials ? { server: c.server, ca: c.ca } : override?.token ? { server: c.server, ca: c.ca, token: override.token } : c;
-    this.agent = new Agent({ ca: this.creds.ca, ...(this.creds.cert ? { cert: this.creds.cert, key: this.creds.key } : {}), keepAlive: true });
+    this.creds = override?.noCredentials
+      ? { server: c.server, ca: c.ca }
+      : override?.token
+        ? { server: c.server, ca: c.ca, token: override.token }
+        : c;
+    this.agent = new Agent({
+      ca: this.creds.ca,
+      ...(this.creds.cert ? { cert: this.creds.cert, key: this.creds.key } : {}),
+      keepAlive: true,
+    });
   }
 
   close(): void {

@@ -28,7 +28,9 @@ const clusterOf = (o: Obj): string => (o['metadata']?.['annotations']?.[CLUSTER_
 /** Conditions compared without their timestamps, so a converged object is never rewritten. */
 function sameStatus(a: unknown, b: unknown): boolean {
   const strip = (s: any): unknown =>
-    s && typeof s === 'object' ? { ...s, conditions: (s.conditions as Obj[] | undefined)?.map(({ lastTransitionTime: _t, ...c }) => c) } : s;
+    s && typeof s === 'object'
+      ? { ...s, conditions: (s.conditions as Obj[] | undefined)?.map(({ lastTransitionTime: _t, ...c }) => c) }
+      : s;
   return JSON.stringify(strip(a)) === JSON.stringify(strip(b));
 }
 
@@ -130,7 +132,10 @@ export class KcpController {
 
   private async reconcileAll(): Promise<void> {
     const [exports, schemas, bindings, slices] = await Promise.all([
-      this.list('apiexports'), this.list('apiresourceschemas'), this.list('apibindings'), this.list('apiexportendpointslices'),
+      this.list('apiexports'),
+      this.list('apiresourceschemas'),
+      this.list('apibindings'),
+      this.list('apiexportendpointslices'),
     ]);
 
     // Exports and the schemas they name (v1alpha1 latestResourceSchemas, v1alpha2 resources[].schema).
@@ -138,9 +143,15 @@ export class KcpController {
     for (const e of exports) {
       const cluster = clusterOf(e);
       const spec = (e['spec'] ?? {}) as Obj;
-      const names: string[] = (spec['latestResourceSchemas'] as string[] | undefined) ?? ((spec['resources'] as Obj[] | undefined) ?? []).map((r) => String(r['schema']));
+      const names: string[] =
+        (spec['latestResourceSchemas'] as string[] | undefined) ??
+        ((spec['resources'] as Obj[] | undefined) ?? []).map((r) => String(r['schema']));
       const found = names.map((n) => schemas.find((s) => clusterOf(s) === cluster && s['metadata']['name'] === n));
-      exported.set(exportKey(cluster, e['metadata']['name']), { schemas: found.filter((s): s is Obj => s !== undefined), valid: found.every(Boolean), obj: e });
+      exported.set(exportKey(cluster, e['metadata']['name']), {
+        schemas: found.filter((s): s is Obj => s !== undefined),
+        valid: found.every(Boolean),
+        obj: e,
+      });
     }
 
     const bound = new Map<string, Set<string>>();
@@ -192,12 +203,22 @@ export class KcpController {
     }
   }
 
-  private async writeBindingStatus(binding: Obj, cluster: string, key: string, exp: { schemas: Obj[]; valid: boolean } | undefined): Promise<void> {
+  private async writeBindingStatus(
+    binding: Obj,
+    cluster: string,
+    key: string,
+    exp: { schemas: Obj[]; valid: boolean } | undefined,
+  ): Promise<void> {
     const meta = binding['metadata'] as Obj;
     const path = `/clusters/${cluster}/apis/${V1A1}/apibindings/${meta['name']}`;
     const wsPath = this.workspaces.byPathOrName(cluster)?.path;
     if (wsPath && meta['annotations']?.[KCP_PATH_ANNOTATION] !== wsPath) {
-      await this.client.send('PATCH', path, { metadata: { annotations: { [KCP_PATH_ANNOTATION]: wsPath } } }, 'application/merge-patch+json');
+      await this.client.send(
+        'PATCH',
+        path,
+        { metadata: { annotations: { [KCP_PATH_ANNOTATION]: wsPath } } },
+        'application/merge-patch+json',
+      );
     }
     const previous = binding['status'] as Obj | undefined;
     const exportCluster = key.slice(0, key.indexOf('/'));
@@ -207,23 +228,36 @@ export class KcpController {
         apiExportClusterName: exportCluster,
         phase: 'Bound',
         boundResources: exp.schemas.map((s) => ({
-          group: s['spec']['group'], resource: s['spec']['names']['plural'], schema: { name: s['metadata']['name'], UID: s['metadata']['uid'] },
+          group: s['spec']['group'],
+          resource: s['spec']['names']['plural'],
+          schema: { name: s['metadata']['name'], UID: s['metadata']['uid'] },
           storageVersions: ((s['spec']['versions'] as Obj[]) ?? []).filter((v) => v['storage']).map((v) => v['name']),
         })),
-        conditions: withTransitionTimes([
-          { type: 'APIExportValid', status: 'True' },
-          { type: 'InitialBindingCompleted', status: 'True' },
-          { type: 'Ready', status: 'True' },
-        ], previous?.['conditions'] as Obj[] | undefined),
+        conditions: withTransitionTimes(
+          [
+            { type: 'APIExportValid', status: 'True' },
+            { type: 'InitialBindingCompleted', status: 'True' },
+            { type: 'Ready', status: 'True' },
+          ],
+          previous?.['conditions'] as Obj[] | undefined,
+        ),
       };
     } else {
       const reason = exp ? 'APIResourceSchemaNotFound' : 'APIExportNotFound';
       status = {
         phase: 'Binding',
-        conditions: withTransitionTimes([
-          { type: 'APIExportValid', status: 'False', reason, message: `APIExport ${key} ${exp ? 'names a schema that does not exist' : 'does not exist'}` },
-          { type: 'Ready', status: 'False', reason },
-        ], previous?.['conditions'] as Obj[] | undefined),
+        conditions: withTransitionTimes(
+          [
+            {
+              type: 'APIExportValid',
+              status: 'False',
+              reason,
+              message: `APIExport ${key} ${exp ? 'names a schema that does not exist' : 'does not exist'}`,
+            },
+            { type: 'Ready', status: 'False', reason },
+          ],
+          previous?.['conditions'] as Obj[] | undefined,
+        ),
       };
     }
     if (sameStatus(previous, status)) return;
@@ -250,12 +284,21 @@ export class KcpController {
       const exportCluster = ref['path'] ? (this.workspaces.byPathOrName(String(ref['path']))?.name ?? String(ref['path'])) : cluster;
       const exportName = String(ref['name'] ?? '');
       const shards = new Set([...(ready.get(exportKey(exportCluster, exportName)) ?? [])].map((c) => this.workspaces.shardOf(c)));
-      const endpoints = this.shardOrder.filter((sh) => shards.has(sh)).map((sh) => ({ url: this.endpointUrl(sh, exportCluster, exportName) }));
+      const endpoints = this.shardOrder
+        .filter((sh) => shards.has(sh))
+        .map((sh) => ({ url: this.endpointUrl(sh, exportCluster, exportName) }));
       const exists = exported.has(exportKey(exportCluster, exportName));
       const previous = s['status'] as Obj | undefined;
       const status = {
         endpoints,
-        conditions: withTransitionTimes([exists ? { type: 'EndpointURLsReady', status: 'True' } : { type: 'EndpointURLsReady', status: 'False', reason: 'APIExportNotFound' }], previous?.['conditions'] as Obj[] | undefined),
+        conditions: withTransitionTimes(
+          [
+            exists
+              ? { type: 'EndpointURLsReady', status: 'True' }
+              : { type: 'EndpointURLsReady', status: 'False', reason: 'APIExportNotFound' },
+          ],
+          previous?.['conditions'] as Obj[] | undefined,
+        ),
       };
       if (sameStatus(previous, status)) continue;
       await this.putStatus(`/clusters/${cluster}/apis/${V1A1}/apiexportendpointslices/${s['metadata']['name']}`, s, status);

@@ -97,7 +97,10 @@ class FakeKcp implements KcpServer {
   private closed = false;
   root!: Workspace;
 
-  constructor(readonly server: ApiServer, readonly shards: readonly string[]) {
+  constructor(
+    readonly server: ApiServer,
+    readonly shards: readonly string[],
+  ) {
     this.client = new AdminClient(server.url, server.kubeconfig(), KcpRequestError);
     this.controller = new KcpController(this.client, this.workspaces, (shard, c, name) => this.endpointUrlOf(shard, c, name), shards);
     server.addMount(workspacePaths(this.workspaces));
@@ -119,7 +122,8 @@ class FakeKcp implements KcpServer {
 
   async createWorkspace(path: string, opts: { shard?: string } = {}): Promise<Workspace> {
     const shard = opts.shard ?? this.shards[0]!;
-    if (!this.shards.includes(shard)) throw new KcpFixtureError(`unknown shard ${JSON.stringify(shard)}; shards are ${this.shards.join(', ')}`);
+    if (!this.shards.includes(shard))
+      throw new KcpFixtureError(`unknown shard ${JSON.stringify(shard)}; shards are ${this.shards.join(', ')}`);
     const existing = this.workspaces.byPathOrName(path);
     if (existing && existing.shard !== shard) throw new KcpFixtureError(`workspace ${path} already exists on shard ${existing.shard}`);
     const ws = this.workspaces.add(path, shard);
@@ -130,14 +134,19 @@ class FakeKcp implements KcpServer {
         if (!(err instanceof KcpRequestError && err.status === 409)) throw err;
       }
     }
-    await this.until(`the apis.kcp.io API in ${path}`, async () => (await this.client.getOrUndefined(`/clusters/${ws.name}/apis/${KCP_APIS_GROUP}/v1alpha2`)) !== undefined, 5000);
+    await this.until(
+      `the apis.kcp.io API in ${path}`,
+      async () => (await this.client.getOrUndefined(`/clusters/${ws.name}/apis/${KCP_APIS_GROUP}/v1alpha2`)) !== undefined,
+      5000,
+    );
     return ws;
   }
 
   async createExport(workspace: Workspace, opts: CreateExportOptions): Promise<Record<string, unknown>> {
     const base = `/clusters/${workspace.name}/apis/${KCP_APIS_GROUP}`;
     const schemas = opts.schemas ?? [];
-    for (const s of schemas) await this.client.send('POST', `${base}/v1alpha1/apiresourceschemas`, { apiVersion: V1A1, kind: 'APIResourceSchema', ...s });
+    for (const s of schemas)
+      await this.client.send('POST', `${base}/v1alpha1/apiresourceschemas`, { apiVersion: V1A1, kind: 'APIResourceSchema', ...s });
     const names = schemas.map((s) => String((s['metadata'] as Record<string, unknown>)['name']));
     const version = opts.version ?? 'v1alpha1';
     const spec =
@@ -149,21 +158,39 @@ class FakeKcp implements KcpServer {
               return { name: spec['names']['plural'], group: spec['group'], schema: names[i], storage: { crd: {} } };
             }),
           };
-    return this.client.send('POST', `${base}/${version}/apiexports`, { apiVersion: `${KCP_APIS_GROUP}/${version}`, kind: 'APIExport', metadata: { name: opts.name }, spec });
+    return this.client.send('POST', `${base}/${version}/apiexports`, {
+      apiVersion: `${KCP_APIS_GROUP}/${version}`,
+      kind: 'APIExport',
+      metadata: { name: opts.name },
+      spec,
+    });
   }
 
   async bind(workspace: Workspace, opts: BindOptions): Promise<Record<string, unknown>> {
     const version = opts.version ?? 'v1alpha2';
     const name = opts.name ?? opts.exportName;
     const base = `/clusters/${workspace.name}/apis/${KCP_APIS_GROUP}/${version}/apibindings`;
-    const binding = { apiVersion: `${KCP_APIS_GROUP}/${version}`, kind: 'APIBinding', metadata: { name }, spec: { reference: { export: { path: opts.exportPath, name: opts.exportName } } } };
+    const binding = {
+      apiVersion: `${KCP_APIS_GROUP}/${version}`,
+      kind: 'APIBinding',
+      metadata: { name },
+      spec: { reference: { export: { path: opts.exportPath, name: opts.exportName } } },
+    };
     const created = await this.client.send('POST', base, binding);
     if (opts.waitReady === false) return created;
     let last: Record<string, any> | undefined;
-    await this.until(`APIBinding ${name} in ${workspace.path} to become Ready`, async () => {
-      last = await this.client.getOrUndefined(`${base}/${name}`);
-      return (last?.['status']?.['conditions'] as { type: string; status: string }[] | undefined)?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
-    }, opts.timeoutMs ?? 10_000);
+    await this.until(
+      `APIBinding ${name} in ${workspace.path} to become Ready`,
+      async () => {
+        last = await this.client.getOrUndefined(`${base}/${name}`);
+        return (
+          (last?.['status']?.['conditions'] as { type: string; status: string }[] | undefined)?.some(
+            (c) => c.type === 'Ready' && c.status === 'True',
+          ) ?? false
+        );
+      },
+      opts.timeoutMs ?? 10_000,
+    );
     return last!;
   }
 
@@ -191,7 +218,9 @@ class FakeKcp implements KcpServer {
       if (await check()) return;
       if (Date.now() > deadline) {
         const cause = this.controller.lastError;
-        throw new KcpTimeoutError(`timed out after ${timeoutMs} ms waiting for ${what}${cause ? ` (controller: ${cause instanceof Error ? cause.message : String(cause)})` : ''}`);
+        throw new KcpTimeoutError(
+          `timed out after ${timeoutMs} ms waiting for ${what}${cause ? ` (controller: ${cause instanceof Error ? cause.message : String(cause)})` : ''}`,
+        );
       }
       await new Promise((r) => setTimeout(r, 20));
     }

@@ -22,7 +22,12 @@ export function apiExportVirtualWorkspace(controller: KcpController, workspaces:
       if (!m) return undefined;
       let shard: string, exportCluster: string, exportName: string, cluster: string;
       try {
-        [shard, exportCluster, exportName, cluster] = [m[1]!, m[2]!, m[3]!, m[4]!].map(decodeURIComponent) as [string, string, string, string];
+        [shard, exportCluster, exportName, cluster] = [m[1]!, m[2]!, m[3]!, m[4]!].map(decodeURIComponent) as [
+          string,
+          string,
+          string,
+          string,
+        ];
       } catch {
         return undefined;
       }
@@ -32,7 +37,8 @@ export function apiExportVirtualWorkspace(controller: KcpController, workspaces:
         cluster,
         path: m[5] ?? '/',
         clusters: (name) => (controller.views.get(key)?.boundClusters.has(name) ?? false) && workspaces.shardOf(name) === shard,
-        resources: (group, resource) => isBindings(group, resource) || (controller.views.get(key)?.resources.has(`${group}/${resource}`) ?? false),
+        resources: (group, resource) =>
+          isBindings(group, resource) || (controller.views.get(key)?.resources.has(`${group}/${resource}`) ?? false),
         readOnlyResources: isBindings,
       };
     },

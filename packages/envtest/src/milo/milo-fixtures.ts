@@ -67,16 +67,26 @@ export class MiloFixtures {
       metadata: { name, labels: { 'resourcemanager.miloapis.com/organization-name': org, ...options.labels } },
       spec: { ownerRef: { kind: 'Organization', name: org } },
     });
-    await this.setCondition(projectsPath, name, created, options.ready
-      ? condition('Ready', 'True', 'Ready', 'Project is ready')
-      : condition('Ready', 'Unknown', 'Unknown', 'Waiting for control plane to reconcile'));
+    await this.setCondition(
+      projectsPath,
+      name,
+      created,
+      options.ready
+        ? condition('Ready', 'True', 'Ready', 'Project is ready')
+        : condition('Ready', 'Unknown', 'Unknown', 'Waiting for control plane to reconcile'),
+    );
   }
 
   /** Sets the Project's `Ready` condition. */
   setProjectReady(name: string, ready: boolean): Promise<void> {
-    return this.setCondition(projectsPath, name, undefined, ready
-      ? condition('Ready', 'True', 'Ready', 'Project is ready')
-      : condition('Ready', 'False', 'ControlPlaneUnavailable', 'The control plane is not available'));
+    return this.setCondition(
+      projectsPath,
+      name,
+      undefined,
+      ready
+        ? condition('Ready', 'True', 'Ready', 'Project is ready')
+        : condition('Ready', 'False', 'ControlPlaneUnavailable', 'The control plane is not available'),
+    );
   }
 
   async deleteProject(name: string): Promise<void> {
@@ -84,7 +94,10 @@ export class MiloFixtures {
   }
 
   /** Creates the ProjectControlPlane Milo's project controller makes for project `name` (same name). */
-  async createProjectControlPlane(name: string, options: Omit<ProjectFixtureOptions, 'organization'> & { uid?: string; organization?: string } = {}): Promise<void> {
+  async createProjectControlPlane(
+    name: string,
+    options: Omit<ProjectFixtureOptions, 'organization'> & { uid?: string; organization?: string } = {},
+  ): Promise<void> {
     const created = await this.admin.send<StatusHolder>('POST', controlPlanesPath, {
       apiVersion: `${MILO_INFRA_GROUP}/${MILO_VERSION}`,
       kind: 'ProjectControlPlane',
@@ -99,16 +112,26 @@ export class MiloFixtures {
       },
       spec: {},
     });
-    await this.setCondition(controlPlanesPath, name, created, options.ready
-      ? condition('ControlPlaneReady', 'True', 'Ready', 'The control plane is ready')
-      : condition('ControlPlaneReady', 'False', 'Creating', 'Creating a new control plane for the project'));
+    await this.setCondition(
+      controlPlanesPath,
+      name,
+      created,
+      options.ready
+        ? condition('ControlPlaneReady', 'True', 'Ready', 'The control plane is ready')
+        : condition('ControlPlaneReady', 'False', 'Creating', 'Creating a new control plane for the project'),
+    );
   }
 
   /** Sets the ProjectControlPlane's `ControlPlaneReady` condition. */
   setControlPlaneReady(name: string, ready: boolean): Promise<void> {
-    return this.setCondition(controlPlanesPath, name, undefined, ready
-      ? condition('ControlPlaneReady', 'True', 'Ready', 'The control plane is ready')
-      : condition('ControlPlaneReady', 'False', 'Unavailable', 'The control plane is not available'));
+    return this.setCondition(
+      controlPlanesPath,
+      name,
+      undefined,
+      ready
+        ? condition('ControlPlaneReady', 'True', 'Ready', 'The control plane is ready')
+        : condition('ControlPlaneReady', 'False', 'Unavailable', 'The control plane is not available'),
+    );
   }
 
   async deleteProjectControlPlane(name: string): Promise<void> {
@@ -122,11 +145,21 @@ export class MiloFixtures {
 
   /** Merges `labels` into the ProjectControlPlane's labels (a null value removes a label). */
   async labelProjectControlPlane(name: string, labels: Record<string, string | null>): Promise<void> {
-    await this.admin.send('PATCH', `${controlPlanesPath}/${encodeURIComponent(name)}`, { metadata: { labels } }, 'application/merge-patch+json');
+    await this.admin.send(
+      'PATCH',
+      `${controlPlanesPath}/${encodeURIComponent(name)}`,
+      { metadata: { labels } },
+      'application/merge-patch+json',
+    );
   }
 
   /** Any other request a test needs, as the server's admin: JSON in and out, MiloRequestError on a non-2xx answer. */
-  request<T = Record<string, unknown>>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown, contentType?: string): Promise<T> {
+  request<T = Record<string, unknown>>(
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    path: string,
+    body?: unknown,
+    contentType?: string,
+  ): Promise<T> {
     return this.admin.send<T>(method, path, body, contentType);
   }
 
@@ -142,7 +175,7 @@ export class MiloFixtures {
   private async setCondition(collection: string, name: string, current: StatusHolder | undefined, cond: ReadinessCondition): Promise<void> {
     const path = `${collection}/${encodeURIComponent(name)}`;
     for (let attempt = 0; ; attempt++) {
-      const obj = current ?? await this.admin.send<StatusHolder>('GET', path);
+      const obj = current ?? (await this.admin.send<StatusHolder>('GET', path));
       current = undefined;
       const others = (obj.status?.conditions ?? []).filter((c) => c.type !== cond.type);
       try {
@@ -156,5 +189,11 @@ export class MiloFixtures {
 }
 
 function condition(type: string, status: ReadinessCondition['status'], reason: string, message: string): ReadinessCondition {
-  return { type, status, reason, message, lastTransitionTime: new Date(Math.floor(Date.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z') };
+  return {
+    type,
+    status,
+    reason,
+    message,
+    lastTransitionTime: new Date(Math.floor(Date.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z'),
+  };
 }

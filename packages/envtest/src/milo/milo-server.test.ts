@@ -13,7 +13,8 @@ import { MiloRequestError, startMiloServer, type MiloServer } from '../index.js'
 
 const run = promisify(execFile);
 const KUBECTL = ['/usr/bin/kubectl', '/usr/local/bin/kubectl'].find((p) => existsSync(p));
-const cp = (project: string, rest: string): string => `/apis/resourcemanager.miloapis.com/v1alpha1/projects/${project}/control-plane${rest}`;
+const cp = (project: string, rest: string): string =>
+  `/apis/resourcemanager.miloapis.com/v1alpha1/projects/${project}/control-plane${rest}`;
 let milo: MiloServer;
 
 beforeAll(async () => {
@@ -23,39 +24,54 @@ afterAll(async () => {
   await milo.close();
 });
 
-interface Listed { items: { metadata: { name: string }; status?: { conditions?: { type: string; status: string }[] } }[] }
+interface Listed {
+  items: { metadata: { name: string }; status?: { conditions?: { type: string; status: string }[] } }[];
+}
 
 describe('startMiloServer', () => {
   test('serves Projects and ProjectControlPlanes with the readiness conditions Milo writes', async () => {
     await milo.fixtures.createProject('p-cond', { ready: false, labels: { team: 'a' } });
     await milo.fixtures.createProjectControlPlane('p-cond', { ready: true, uid: 'u-1' });
     const project = await milo.fixtures.request<Listed['items'][number] & { metadata: { labels: Record<string, string> } }>(
-      'GET', '/apis/resourcemanager.miloapis.com/v1alpha1/projects/p-cond');
+      'GET',
+      '/apis/resourcemanager.miloapis.com/v1alpha1/projects/p-cond',
+    );
     expect(project.metadata.labels).toMatchObject({ team: 'a', 'resourcemanager.miloapis.com/organization-name': 'test-org' });
     expect(project.status?.conditions).toEqual([expect.objectContaining({ type: 'Ready', status: 'Unknown' })]);
     await milo.fixtures.setProjectReady('p-cond', true);
-    const ready = await milo.fixtures.request<Listed['items'][number]>('GET', '/apis/resourcemanager.miloapis.com/v1alpha1/projects/p-cond');
+    const ready = await milo.fixtures.request<Listed['items'][number]>(
+      'GET',
+      '/apis/resourcemanager.miloapis.com/v1alpha1/projects/p-cond',
+    );
     expect(ready.status?.conditions).toEqual([expect.objectContaining({ type: 'Ready', status: 'True', reason: 'Ready' })]);
     const pcps = await milo.fixtures.request<Listed>('GET', '/apis/infrastructure.miloapis.com/v1alpha1/projectcontrolplanes');
-    expect(pcps.items.find((i) => i.metadata.name === 'p-cond')?.status?.conditions)
-      .toEqual([expect.objectContaining({ type: 'ControlPlaneReady', status: 'True' })]);
+    expect(pcps.items.find((i) => i.metadata.name === 'p-cond')?.status?.conditions).toEqual([
+      expect.objectContaining({ type: 'ControlPlaneReady', status: 'True' }),
+    ]);
   });
 
-  test('each project control plane is its own API, discovery included, apart from Milo\'s core API', async () => {
+  test("each project control plane is its own API, discovery included, apart from Milo's core API", async () => {
     const versions = await milo.fixtures.request<{ kind: string; versions: string[] }>('GET', cp('p-one', '/api'));
     expect(versions).toMatchObject({ kind: 'APIVersions', versions: ['v1'] });
     const resources = await milo.fixtures.request<{ resources: { name: string }[] }>('GET', cp('p-one', '/api/v1'));
     expect(resources.resources.map((r) => r.name)).toContain('configmaps');
 
     await milo.fixtures.request('POST', cp('p-one', '/api/v1/namespaces/default/configmaps'), {
-      apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'only-in-one' },
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'only-in-one' },
     });
     await expect(milo.fixtures.request('GET', cp('p-one', '/api/v1/namespaces/default/configmaps/only-in-one'))).resolves.toBeDefined();
-    for (const elsewhere of [cp('p-two', '/api/v1/namespaces/default/configmaps/only-in-one'), '/api/v1/namespaces/default/configmaps/only-in-one']) {
+    for (const elsewhere of [
+      cp('p-two', '/api/v1/namespaces/default/configmaps/only-in-one'),
+      '/api/v1/namespaces/default/configmaps/only-in-one',
+    ]) {
       await expect(milo.fixtures.request('GET', elsewhere)).rejects.toMatchObject({ status: 404 });
     }
     // The Milo CRDs belong to the core API, not to project control planes.
-    await expect(milo.fixtures.request('GET', cp('p-one', '/apis/resourcemanager.miloapis.com/v1alpha1/projects'))).rejects.toMatchObject({ status: 404 });
+    await expect(milo.fixtures.request('GET', cp('p-one', '/apis/resourcemanager.miloapis.com/v1alpha1/projects'))).rejects.toMatchObject({
+      status: 404,
+    });
   });
 
   test('a control plane taken down answers 404 until it is served again', async () => {
@@ -82,8 +98,12 @@ describe.skipIf(!KUBECTL)(`kubectl against a project control plane (${KUBECTL ??
       await run(KUBECTL!, ['--kubeconfig', file, 'create', 'configmap', 'from-kubectl', '--from-literal=k=v']);
       const { stdout } = await run(KUBECTL!, ['--kubeconfig', file, 'get', 'configmaps', '-o', 'name']);
       expect(stdout).toContain('configmap/from-kubectl');
-      await expect(milo.fixtures.request('GET', cp('p-kubectl', '/api/v1/namespaces/default/configmaps/from-kubectl'))).resolves.toBeDefined();
-      await expect(milo.fixtures.request('GET', '/api/v1/namespaces/default/configmaps/from-kubectl')).rejects.toMatchObject({ status: 404 });
+      await expect(
+        milo.fixtures.request('GET', cp('p-kubectl', '/api/v1/namespaces/default/configmaps/from-kubectl')),
+      ).resolves.toBeDefined();
+      await expect(milo.fixtures.request('GET', '/api/v1/namespaces/default/configmaps/from-kubectl')).rejects.toMatchObject({
+        status: 404,
+      });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -46,15 +46,28 @@ export async function startMiloServer(opts: MiloServerOptions = {}): Promise<Mil
 class InMemoryMiloServer implements MiloServer {
   readonly fixtures: MiloFixtures;
 
-  constructor(private readonly server: ApiServer, private readonly down: Set<string>) {
+  constructor(
+    private readonly server: ApiServer,
+    private readonly down: Set<string>,
+  ) {
     this.fixtures = new MiloFixtures(server);
   }
 
-  get url(): string { return this.server.url; }
-  get port(): number { return this.server.port; }
-  get name(): string { return this.server.name; }
-  get caPem(): string { return this.server.caPem; }
-  get faults(): ApiServerFaults { return this.server.faults; }
+  get url(): string {
+    return this.server.url;
+  }
+  get port(): number {
+    return this.server.port;
+  }
+  get name(): string {
+    return this.server.name;
+  }
+  get caPem(): string {
+    return this.server.caPem;
+  }
+  get faults(): ApiServerFaults {
+    return this.server.faults;
+  }
 
   get internalAddress(): string {
     return `${this.server.url}${PROJECTS_PATH}/{name}/control-plane`;
@@ -75,15 +88,33 @@ class InMemoryMiloServer implements MiloServer {
     else this.down.add(project);
   }
 
-  kubeconfig(opts?: KubeconfigOptions): string { return this.server.kubeconfig(opts); }
-  writeKubeconfig(path: string, opts?: KubeconfigOptions): Promise<void> { return this.server.writeKubeconfig(path, opts); }
-  addToken(token: string, user: string | UserInfo): void { this.server.addToken(token, user); }
-  setAuthorizer(authorizer: Authorizer | undefined): void { this.server.setAuthorizer(authorizer); }
-  addMount(mount: PathMount): () => void { return this.server.addMount(mount); }
-  stats(): ApiServerStats { return this.server.stats(); }
-  compact(): void { this.server.compact(); }
-  stop(): Promise<void> { return this.server.stop(); }
-  restart(): Promise<void> { return this.server.restart(); }
+  kubeconfig(opts?: KubeconfigOptions): string {
+    return this.server.kubeconfig(opts);
+  }
+  writeKubeconfig(path: string, opts?: KubeconfigOptions): Promise<void> {
+    return this.server.writeKubeconfig(path, opts);
+  }
+  addToken(token: string, user: string | UserInfo): void {
+    this.server.addToken(token, user);
+  }
+  setAuthorizer(authorizer: Authorizer | undefined): void {
+    this.server.setAuthorizer(authorizer);
+  }
+  addMount(mount: PathMount): () => void {
+    return this.server.addMount(mount);
+  }
+  stats(): ApiServerStats {
+    return this.server.stats();
+  }
+  compact(): void {
+    this.server.compact();
+  }
+  stop(): Promise<void> {
+    return this.server.stop();
+  }
+  restart(): Promise<void> {
+    return this.server.restart();
+  }
 
   async close(): Promise<void> {
     this.fixtures.close();

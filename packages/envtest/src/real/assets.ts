@@ -26,10 +26,7 @@ export function assetsDirFromEnv(env: NodeJS.ProcessEnv = process.env): string |
  * Resolves and checks both binaries. `assetsDir` wins over KUBEBUILDER_ASSETS; the per-binary variables win over
  * both. Throws AssetsNotFoundError naming what is missing and how to get it.
  */
-export async function resolveAssets(
-  assetsDir?: string,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<ControlPlaneAssets> {
+export async function resolveAssets(assetsDir?: string, env: NodeJS.ProcessEnv = process.env): Promise<ControlPlaneAssets> {
   const dir = assetsDir ?? assetsDirFromEnv(env);
   const fromDir = (name: string): string | undefined => (dir === undefined ? undefined : join(dir, name));
   const kubeApiServer = env['TEST_ASSET_KUBE_APISERVER']?.trim() || fromDir('kube-apiserver');

@@ -58,7 +58,8 @@ export async function installCrds(crds: readonly object[], options: InstallCrdsO
           signal,
         });
         if (current.status !== 200) return `GET CRD: ${current.status}`;
-        const conditions = (JSON.parse(current.text) as { status?: { conditions?: { type?: string; status?: string }[] } }).status?.conditions;
+        const conditions = (JSON.parse(current.text) as { status?: { conditions?: { type?: string; status?: string }[] } }).status
+          ?.conditions;
         if (!conditions?.some((condition) => condition.type === 'Established' && condition.status === 'True')) {
           return 'not Established yet';
         }

@@ -14,7 +14,11 @@ function isAlive(pid: number): boolean {
 
 describe('ManagedProcess', () => {
   it('stops a process with SIGTERM when it honours it', async () => {
-    const proc = ManagedProcess.spawn({ component: 'sleeper', command: node, args: ['-e', 'console.log("up"); setInterval(() => {}, 1000)'] });
+    const proc = ManagedProcess.spawn({
+      component: 'sleeper',
+      command: node,
+      args: ['-e', 'console.log("up"); setInterval(() => {}, 1000)'],
+    });
     await expect.poll(() => proc.outputTail(), { timeout: 10_000 }).toContain('up');
     await proc.stop(5_000);
     expect(proc.exitStatus).toEqual({ code: null, signal: 'SIGTERM' });
@@ -31,7 +35,8 @@ describe('ManagedProcess', () => {
   });
 
   it('reports an early exit with the error lines of its output', async () => {
-    const script = 'console.log("I0101 00:00:00.000 1 x.go:1] starting"); console.error("E0101 00:00:00.000 1 run.go:72] bind: address already in use"); process.exit(3)';
+    const script =
+      'console.log("I0101 00:00:00.000 1 x.go:1] starting"); console.error("E0101 00:00:00.000 1 run.go:72] bind: address already in use"); process.exit(3)';
     const proc = ManagedProcess.spawn({ component: 'failing', command: node, args: ['-e', script] });
     expect(await proc.exited).toEqual({ code: 3, signal: null });
     const err = proc.failure();
@@ -45,7 +50,9 @@ describe('ManagedProcess', () => {
     const proc = ManagedProcess.spawn({ component: 'ghost', command: '/nonexistent/binary', args: [] });
     // Spawned directly, spawn fails (no exit code); through setpriv, setpriv's exec fails (127).
     expect([null, 127]).toContain((await proc.exited).code);
-    expect(proc.failure().message).toMatch(/^ghost exited with code (null|127) before it became ready; its last output:\n.*(ENOENT|No such file)/s);
+    expect(proc.failure().message).toMatch(
+      /^ghost exited with code (null|127) before it became ready; its last output:\n.*(ENOENT|No such file)/s,
+    );
     await proc.stop();
   });
 

@@ -94,7 +94,9 @@ const widgetCrd = {
         served: true,
         storage: true,
         subresources: { status: {} },
-        schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } },
+        schema: {
+          openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } },
+        },
       },
     ],
   },
@@ -169,13 +171,19 @@ if (!assetsDir) {
     it('has installed the CRDs and serves their resources, with the status subresource', async () => {
       // The first create within 2 s of a CRD becoming Established sleeps 2 s in kube-apiserver (an HA safeguard
       // in apiextensions' customresource_handler.go), so this test is slower than the others by design.
-      const created = await call(env, 'POST', '/apis/example.com/v1/namespaces/default/widgets', { cert: true }, {
-        apiVersion: 'example.com/v1',
-        kind: 'Widget',
-        metadata: { name: 'w1' },
-        spec: { size: 3, unknown: 'pruned' },
-        status: { dropped: true },
-      });
+      const created = await call(
+        env,
+        'POST',
+        '/apis/example.com/v1/namespaces/default/widgets',
+        { cert: true },
+        {
+          apiVersion: 'example.com/v1',
+          kind: 'Widget',
+          metadata: { name: 'w1' },
+          spec: { size: 3, unknown: 'pruned' },
+          status: { dropped: true },
+        },
+      );
       expect(created.status).toBe(201);
       expect(created.json.spec).toEqual({ size: 3 });
       expect(created.json.status).toBeUndefined();
@@ -195,9 +203,13 @@ if (!assetsDir) {
       const path = join(parent, 'kubeconfig.yaml');
       await env.writeKubeconfig(path);
       expect((await stat(path)).mode & 0o777).toBe(0o600);
-      const { stdout } = await promisify(execFile)('kubectl', ['--kubeconfig', path, '--cache-dir', join(parent, 'kubectl-cache'), 'get', 'crd', '-o', 'name'], {
-        timeout: 30_000,
-      });
+      const { stdout } = await promisify(execFile)(
+        'kubectl',
+        ['--kubeconfig', path, '--cache-dir', join(parent, 'kubectl-cache'), 'get', 'crd', '-o', 'name'],
+        {
+          timeout: 30_000,
+        },
+      );
       expect(stdout.trim()).toBe('customresourcedefinition.apiextensions.k8s.io/widgets.example.com');
     });
 
@@ -214,7 +226,11 @@ if (!assetsDir) {
       const { certPem, keyPem } = adminCredentials(env);
       // Restart only once the watch is established, so what ends it is the restart and not a refused connection.
       const watch = await new Promise<IncomingMessage>((resolve, reject) => {
-        const req = request(`${env.url}/api/v1/namespaces?watch=true`, { agent: false, ca: env.caPem, cert: certPem, key: keyPem }, resolve);
+        const req = request(
+          `${env.url}/api/v1/namespaces?watch=true`,
+          { agent: false, ca: env.caPem, cert: certPem, key: keyPem },
+          resolve,
+        );
         req.on('error', reject);
         req.end();
       });
@@ -232,7 +248,7 @@ if (!assetsDir) {
     it('runs several environments side by side, each with its own data and its own CA', async () => {
       const others = await Promise.all([startTestEnvironment({ tmpDir: parent }), startTestEnvironment({ tmpDir: parent })]);
       try {
-        const [a, b] = others as [TestEnvironment, TestEnvironment];
+        const [a, b] = others;
         expect(new Set([env.url, a.url, b.url]).size).toBe(3);
         expect((await call(a, 'POST', '/api/v1/namespaces', { cert: true }, { metadata: { name: 'only-in-a' } })).status).toBe(201);
         expect((await call(a, 'GET', '/api/v1/namespaces/only-in-a')).status).toBe(200);

@@ -30,6 +30,11 @@ describe('renderTokenFile', () => {
   });
 
   it('rejects the same token given twice', () => {
-    expect(() => renderTokenFile([{ token: 'x', user: 'a' }, { token: 'x', user: 'b' }])).toThrow(/given twice/);
+    expect(() =>
+      renderTokenFile([
+        { token: 'x', user: 'a' },
+        { token: 'x', user: 'b' },
+      ]),
+    ).toThrow(/given twice/);
   });
 });

@@ -79,7 +79,9 @@ describe('startTestEnvironment with stand-in binaries', () => {
     await expect(startTestEnvironment({ assetsDir, crds: [{ metadata: { name: 'x.example.com' }, spec: {} }] })).rejects.toThrow(
       new CrdInstallError('x.example.com', 'spec.group is missing'),
     );
-    await expect(startTestEnvironment({ assetsDir, tokens: [{ token: 'a,b', user: 'u' }] })).rejects.toBeInstanceOf(TestEnvironmentOptionsError);
+    await expect(startTestEnvironment({ assetsDir, tokens: [{ token: 'a,b', user: 'u' }] })).rejects.toBeInstanceOf(
+      TestEnvironmentOptionsError,
+    );
     await expect(startTestEnvironment({ assetsDir, startTimeoutMs: -1 })).rejects.toBeInstanceOf(TestEnvironmentOptionsError);
     expect(await attemptCount()).toBe(0);
   });

@@ -188,14 +188,16 @@ async function startOnce(input: StartInput): Promise<TestEnvironment> {
 
   const restartApiServer = (signal?: AbortSignal): Promise<void> => {
     if (stopping) return Promise.reject(new TestEnvironmentStoppedError('the environment was stopped; it cannot restart'));
-    const restart = restarting.catch(() => undefined).then(async () => {
-      const both = signal ? AbortSignal.any([signal, lifetime.signal]) : lifetime.signal;
-      both.throwIfAborted();
-      await apiServer?.process.stop(stopGraceMs);
-      both.throwIfAborted();
-      apiServer = undefined;
-      apiServer = await launchApiServer(running.etcd.clientUrl, running.port, both);
-    });
+    const restart = restarting
+      .catch(() => undefined)
+      .then(async () => {
+        const both = signal ? AbortSignal.any([signal, lifetime.signal]) : lifetime.signal;
+        both.throwIfAborted();
+        await apiServer?.process.stop(stopGraceMs);
+        both.throwIfAborted();
+        apiServer = undefined;
+        apiServer = await launchApiServer(running.etcd.clientUrl, running.port, both);
+      });
     restarting = restart;
     return restart;
   };
@@ -210,8 +212,7 @@ async function startOnce(input: StartInput): Promise<TestEnvironment> {
       return { etcd: running.etcd.process.pid ?? -1, kubeApiServer: apiServer?.process.pid ?? -1 };
     },
     kubeconfig: (kubeconfigOptions) => renderKubeconfig(kubeconfigInput, kubeconfigOptions),
-    writeKubeconfig: (path, kubeconfigOptions) =>
-      writeFile(path, renderKubeconfig(kubeconfigInput, kubeconfigOptions), { mode: 0o600 }),
+    writeKubeconfig: (path, kubeconfigOptions) => writeFile(path, renderKubeconfig(kubeconfigInput, kubeconfigOptions), { mode: 0o600 }),
     addToken: (token, user) => running.webhook.addToken(token, user),
     restartApiServer,
     stop,

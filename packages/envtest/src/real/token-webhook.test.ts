@@ -1,6 +1,11 @@
 import { request } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCertificateAuthority, issueClientCertificate, issueServerCertificate, type KeyPairPem } from '../tls/certificate-authority.js';
+import {
+  createCertificateAuthority,
+  issueClientCertificate,
+  issueServerCertificate,
+  type KeyPairPem,
+} from '../tls/certificate-authority.js';
 import { TokenWebhook } from './token-webhook.js';
 
 describe('TokenWebhook', () => {
@@ -24,11 +29,15 @@ describe('TokenWebhook', () => {
 
   function review(token: string, cert?: KeyPairPem, audiences?: string[]): Promise<{ status: number; body: any }> {
     return new Promise((resolve, reject) => {
-      const req = request(`${webhook.url}?timeout=30s`, { method: 'POST', agent: false, ca: caPem, cert: cert?.certPem, key: cert?.keyPem }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) }));
-      });
+      const req = request(
+        `${webhook.url}?timeout=30s`,
+        { method: 'POST', agent: false, ca: caPem, cert: cert?.certPem, key: cert?.keyPem },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) }));
+        },
+      );
       req.on('error', reject);
       req.end(JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token, audiences } }));
     });
@@ -41,7 +50,11 @@ describe('TokenWebhook', () => {
     expect(answer.body).toEqual({
       apiVersion: 'authentication.k8s.io/v1',
       kind: 'TokenReview',
-      status: { authenticated: true, user: { username: 'alice', uid: 'alice', groups: ['dev', 'ops'] }, audiences: ['https://127.0.0.1:6443'] },
+      status: {
+        authenticated: true,
+        user: { username: 'alice', uid: 'alice', groups: ['dev', 'ops'] },
+        audiences: ['https://127.0.0.1:6443'],
+      },
     });
   });
 

@@ -116,7 +116,11 @@ export class TokenWebhook {
         apiVersion: review.apiVersion ?? 'authentication.k8s.io/v1',
         kind: 'TokenReview',
         status: user
-          ? { authenticated: true, user: { username: user.username, uid: user.uid ?? user.username, groups: [...(user.groups ?? [])] }, audiences }
+          ? {
+              authenticated: true,
+              user: { username: user.username, uid: user.uid ?? user.username, groups: [...(user.groups ?? [])] },
+              audiences,
+            }
           : { authenticated: false },
       });
     });

@@ -13,7 +13,10 @@ afterEach(async () => {
 async function start(opts: Parameters<typeof startApiServer>[0] = {}): Promise<{ server: ApiServer; client: KubeHttpClient }> {
   const server = await startApiServer(opts);
   const client = new KubeHttpClient(server.kubeconfig());
-  cleanups.push(() => server.close(), () => client.close());
+  cleanups.push(
+    () => server.close(),
+    () => client.close(),
+  );
   return { server, client };
 }
 
@@ -117,7 +120,11 @@ describe('watch timing', () => {
   test('bookmarks arrive periodically and just before the server-side timeout', async () => {
     const { client } = await start({ bookmarkIntervalMs: 100 });
     const list = await client.get('/api/v1/namespaces/default/configmaps');
-    const w = await client.watch('/api/v1/namespaces/default/configmaps', { resourceVersion: list.body.metadata.resourceVersion, allowWatchBookmarks: 'true', timeoutSeconds: 1 });
+    const w = await client.watch('/api/v1/namespaces/default/configmaps', {
+      resourceVersion: list.body.metadata.resourceVersion,
+      allowWatchBookmarks: 'true',
+      timeoutSeconds: 1,
+    });
     const events = await w.waitForEnd(5000);
     expect(events.length).toBeGreaterThanOrEqual(3);
     for (const e of events) {

@@ -103,7 +103,8 @@ class InMemoryApiServer implements ApiServer {
       dropWatches: () => state.endWatches('abort'),
       failNextWatch: (code = 410) => state.faults.watchFailures.push(watchFailure(code, state.store.currentRv)),
       setLatency: (ms) => {
-        if (!Number.isFinite(ms) || ms < 0) throw new InvalidOptionsError(`latency must be a non-negative number of milliseconds, got ${ms}`);
+        if (!Number.isFinite(ms) || ms < 0)
+          throw new InvalidOptionsError(`latency must be a non-negative number of milliseconds, got ${ms}`);
         state.faults.latencyMs = ms;
       },
     };
@@ -171,7 +172,12 @@ class InMemoryApiServer implements ApiServer {
     await new Promise<void>((resolve, reject) => {
       const onError = (err: NodeJS.ErrnoException): void => {
         server.off('listening', onListening);
-        reject(new ServerListenError(`cannot listen on ${this.state.options.host}:${port}: ${err.message}`, { cause: err, retryable: err.code === 'EADDRINUSE' }));
+        reject(
+          new ServerListenError(`cannot listen on ${this.state.options.host}:${port}: ${err.message}`, {
+            cause: err,
+            retryable: err.code === 'EADDRINUSE',
+          }),
+        );
       };
       const onListening = (): void => {
         server.off('error', onError);
@@ -211,8 +217,13 @@ class InMemoryApiServer implements ApiServer {
 }
 
 function watchFailure(code: number, currentRv: number): StatusError {
-  if (!Number.isInteger(code) || code < 400 || code > 599) throw new InvalidOptionsError(`failNextWatch needs an HTTP error code (400-599), got ${code}`);
+  if (!Number.isInteger(code) || code < 400 || code > 599)
+    throw new InvalidOptionsError(`failNextWatch needs an HTTP error code (400-599), got ${code}`);
   if (code === 410) return expired(`too old resource version: 1 (${currentRv})`);
   if (code === 500) return internalError('injected watch failure');
-  return new StatusError(code, code === 504 ? 'Timeout' : code === 429 ? 'TooManyRequests' : code === 503 ? 'ServiceUnavailable' : 'InternalError', `injected watch failure (${code})`);
+  return new StatusError(
+    code,
+    code === 504 ? 'Timeout' : code === 429 ? 'TooManyRequests' : code === 503 ? 'ServiceUnavailable' : 'InternalError',
+    `injected watch failure (${code})`,
+  );
 }

@@ -10,7 +10,14 @@ export const KCP_CLUSTER_ANNOTATION = 'kcp.io/cluster';
 const NAME = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
 export function isLogicalClusterName(name: string): boolean {
-  if (name.startsWith('system:')) return name.length > 'system:'.length && name.slice('system:'.length).split(':').every((p) => NAME.test(p));
+  if (name.startsWith('system:'))
+    return (
+      name.length > 'system:'.length &&
+      name
+        .slice('system:'.length)
+        .split(':')
+        .every((p) => NAME.test(p))
+    );
   return name.split(':').every((p) => NAME.test(p));
 }
 

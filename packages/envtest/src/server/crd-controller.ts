@@ -47,10 +47,16 @@ function establish(state: ApiState, cluster: string, name: string): void {
   const conditions = crdConditions(crd).filter((c) => c.type !== 'NamesAccepted' && c.type !== 'Established');
   conditions.push(
     { type: 'NamesAccepted', status: 'True', lastTransitionTime: now, reason: 'NoConflicts', message: 'no conflicts found' },
-    { type: 'Established', status: 'True', lastTransitionTime: now, reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' },
+    {
+      type: 'Established',
+      status: 'True',
+      lastTransitionTime: now,
+      reason: 'InitialNamesAccepted',
+      message: 'the initial names have been accepted',
+    },
   );
   const next = structuredClone(crd);
-  next['status'] = { ...((crd['status'] as object | undefined) ?? {}), acceptedNames: { ...names }, conditions };
+  next['status'] = { ...((crd['status']) ?? {}), acceptedNames: { ...names }, conditions };
   state.store.update(key, next);
 }
 
@@ -66,7 +72,8 @@ function cleanup(state: ApiState, cluster: string, name: string): void {
   if (type) {
     const resource = storageResource(type);
     state.registry.remove(cluster, resource);
-    for (const w of [...state.watches]) if (w.scope.resource === resource && (w.scope.cluster === undefined || w.scope.cluster === cluster)) w.end();
+    for (const w of [...state.watches])
+      if (w.scope.resource === resource && (w.scope.cluster === undefined || w.scope.cluster === cluster)) w.end();
   }
   const next = structuredClone(crd);
   meta(next)['finalizers'] = finalizersOf(crd).filter((f) => f !== CRD_CLEANUP_FINALIZER);
@@ -78,7 +85,18 @@ function deleteAllInstances(state: ApiState, cluster: string, type: ResourceType
   const items = state.store.snapshot({ resource: storageResource(type), cluster }).items;
   for (const { object } of items) {
     if (isDeleting(object)) continue;
-    deleteObject(state, { type, version: type.versions[0]!, cluster, namespace: object.metadata.namespace, name: object.metadata.name, subresource: undefined }, { dryRun: false });
+    deleteObject(
+      state,
+      {
+        type,
+        version: type.versions[0]!,
+        cluster,
+        namespace: object.metadata.namespace,
+        name: object.metadata.name,
+        subresource: undefined,
+      },
+      { dryRun: false },
+    );
   }
   return state.store.snapshot({ resource: storageResource(type), cluster }).items.length === 0;
 }

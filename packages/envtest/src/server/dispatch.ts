@@ -56,7 +56,15 @@ export async function handleRequest(state: ApiState, req: IncomingMessage, res: 
   }
 }
 
-async function route(state: ApiState, req: IncomingMessage, res: ServerResponse, url: URL, fullPath: string, serverAddress: string, user: UserInfo): Promise<void> {
+async function route(
+  state: ApiState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  fullPath: string,
+  serverAddress: string,
+  user: UserInfo,
+): Promise<void> {
   let cluster: string | undefined = '';
   let path = fullPath;
   const view = state.options.logicalClusters ? resolveMount(state.options.mounts, fullPath) : undefined;
@@ -98,15 +106,32 @@ async function route(state: ApiState, req: IncomingMessage, res: ServerResponse,
     case 'resource':
       if (view && !mountAllowsWrites(view, r.collection.type) && !readOnly) {
         const verb = verbOf(req.method, r.name !== undefined, false) ?? (req.method ?? 'unknown').toLowerCase();
-        throw methodNotSupported({ group: r.collection.type.group, resource: r.collection.type.resource }, verb, ' under this path (read-only)');
+        throw methodNotSupported(
+          { group: r.collection.type.group, resource: r.collection.type.resource },
+          verb,
+          ' under this path (read-only)',
+        );
       }
-      return resourceRequest(state, req, res, url.searchParams, view?.clusters ? { ...r.collection, clusters: view.clusters } : r.collection, r.name, r.subresource, user);
+      return resourceRequest(
+        state,
+        req,
+        res,
+        url.searchParams,
+        view?.clusters ? { ...r.collection, clusters: view.clusters } : r.collection,
+        r.name,
+        r.subresource,
+        user,
+      );
   }
 }
 
 /** `Warning: 299 - "<text>"` headers, as the real server sends for fieldValidation=Warn. */
 function setWarnings(res: ServerResponse, warnings: readonly string[] | undefined): void {
-  if (warnings?.length) res.setHeader('Warning', warnings.map((w) => `299 - ${JSON.stringify(w)}`));
+  if (warnings?.length)
+    res.setHeader(
+      'Warning',
+      warnings.map((w) => `299 - ${JSON.stringify(w)}`),
+    );
 }
 
 function verbOf(method: string | undefined, named: boolean, watch: boolean): Verb | undefined {
@@ -133,7 +158,8 @@ function requireVerb(type: ResourceType, verb: Verb | undefined, method: string 
   const gr = { group: type.group, resource: type.resource };
   if (verb === undefined) throw methodNotSupported(gr, (method ?? 'unknown').toLowerCase());
   const allowed = subresource === undefined ? type.verbs : (SUBRESOURCE_VERBS[subresource] ?? []);
-  if (!allowed.includes(verb)) throw methodNotSupported(subresource === undefined ? gr : { group: type.group, resource: `${type.resource}/${subresource}` }, verb);
+  if (!allowed.includes(verb))
+    throw methodNotSupported(subresource === undefined ? gr : { group: type.group, resource: `${type.resource}/${subresource}` }, verb);
   return verb;
 }
 
@@ -153,12 +179,22 @@ async function resourceRequest(
   const verb = requireVerb(type, verbOf(req.method, name !== undefined, watchParam), req.method, subresource);
   const authorizer = state.authorizer;
   if (authorizer) {
-    const attributes = { user, verb, group: type.group, resource: type.resource, subresource, namespace: collection.namespace, name, cluster: collection.cluster };
+    const attributes = {
+      user,
+      verb,
+      group: type.group,
+      resource: type.resource,
+      subresource,
+      namespace: collection.namespace,
+      name,
+      cluster: collection.cluster,
+    };
     if (!authorizer(attributes)) throw forbiddenFor(attributes);
   }
   const allNamespaces = type.namespaced && collection.namespace === undefined;
   if (allNamespaces && verb !== 'list' && verb !== 'watch') throw methodNotSupported(gr, verb);
-  if (collection.cluster === undefined && verb !== 'list' && verb !== 'watch') throw methodNotSupported(gr, verb, ` in the \`${WILDCARD}\` logical cluster`);
+  if (collection.cluster === undefined && verb !== 'list' && verb !== 'watch')
+    throw methodNotSupported(gr, verb, ` in the \`${WILDCARD}\` logical cluster`);
   const cluster = collection.cluster ?? '';
   const annotation = state.options.logicalClusters ? cluster : undefined;
   const send = (code: number, obj: Parameters<typeof present>[0]): void => writeJson(res, code, present(obj, type, version, annotation));
@@ -228,4 +264,3 @@ async function resourceRequest(
     }
   }
 }
-

@@ -11,7 +11,9 @@ async function owner(client: KubeHttpClient, name: string): Promise<{ apiVersion
 }
 
 async function dependent(client: KubeHttpClient, name: string, owners: object[], finalizers?: string[]): Promise<void> {
-  expect((await client.post(path(), { metadata: { name, ownerReferences: owners, ...(finalizers ? { finalizers } : {}) } })).status).toBe(201);
+  expect((await client.post(path(), { metadata: { name, ownerReferences: owners, ...(finalizers ? { finalizers } : {}) } })).status).toBe(
+    201,
+  );
 }
 
 const status = async (client: KubeHttpClient, name: string) => (await client.get(path(name))).status;

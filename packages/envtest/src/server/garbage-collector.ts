@@ -52,7 +52,14 @@ function everything(state: ApiState, cluster: string): Located[] {
 }
 
 function targetOf(l: Located, cluster: string): Parameters<typeof deleteObject>[1] {
-  return { type: l.type, version: l.type.versions[0]!, cluster, namespace: l.object.metadata.namespace, name: l.object.metadata.name, subresource: undefined };
+  return {
+    type: l.type,
+    version: l.type.versions[0]!,
+    cluster,
+    namespace: l.object.metadata.namespace,
+    name: l.object.metadata.name,
+    subresource: undefined,
+  };
 }
 
 function withoutOwner(state: ApiState, l: Located, cluster: string, ownerUid: string): void {
@@ -95,7 +102,8 @@ function deleteForeground(state: ApiState, key: StoreEvent['key'], uid: string):
   const owner = state.store.get(key);
   if (!owner || meta(owner)['uid'] !== uid || !finalizersOf(owner).includes('foregroundDeletion')) return;
   const dependents = everything(state, key.cluster).filter((l) => ownerUids(l.object).includes(uid));
-  for (const l of dependents) if (!isDeleting(l.object)) deleteObject(state, targetOf(l, key.cluster), { dryRun: false, propagationPolicy: 'Foreground' });
+  for (const l of dependents)
+    if (!isDeleting(l.object)) deleteObject(state, targetOf(l, key.cluster), { dryRun: false, propagationPolicy: 'Foreground' });
   if (everything(state, key.cluster).some((l) => ownerUids(l.object).includes(uid))) {
     state.schedule(() => deleteForeground(state, key, uid), POLL_MS);
     return;

@@ -46,7 +46,8 @@ export function parseListOptions(params: URLSearchParams, watchForced: boolean):
   const timeoutText = params.get('timeoutSeconds');
   let timeoutSeconds: number | undefined;
   if (timeoutText !== null && timeoutText !== '') {
-    if (!/^\d+$/.test(timeoutText)) throw badRequest(`timeoutSeconds: invalid value ${JSON.stringify(timeoutText)}: must be a non-negative integer`);
+    if (!/^\d+$/.test(timeoutText))
+      throw badRequest(`timeoutSeconds: invalid value ${JSON.stringify(timeoutText)}: must be a non-negative integer`);
     timeoutSeconds = Number(timeoutText) || undefined;
   }
   const match = params.get('resourceVersionMatch') ?? '';
@@ -58,17 +59,23 @@ export function parseListOptions(params: URLSearchParams, watchForced: boolean):
     if (sendInitialEvents !== undefined && match !== 'NotOlderThan')
       errs.push(forbiddenField('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
     if (match !== '') {
-      if (sendInitialEvents === undefined) errs.push(forbiddenField('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
+      if (sendInitialEvents === undefined)
+        errs.push(
+          forbiddenField('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'),
+        );
       if (match !== 'NotOlderThan') errs.push(notSupported('resourceVersionMatch', match, ['NotOlderThan']));
       if (continueToken) errs.push(forbiddenField('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
     }
   } else {
     if (sendInitialEvents !== undefined) errs.push(forbiddenField('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
     if (match !== '') {
-      if (rv === undefined) errs.push(forbiddenField('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
+      if (rv === undefined)
+        errs.push(forbiddenField('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
       if (continueToken) errs.push(forbiddenField('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
-      if (match === 'Exact' && rv === '0') errs.push(forbiddenField('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
-      if (match !== 'Exact' && match !== 'NotOlderThan') errs.push(notSupported('resourceVersionMatch', match, ['Exact', 'NotOlderThan', '']));
+      if (match === 'Exact' && rv === '0')
+        errs.push(forbiddenField('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+      if (match !== 'Exact' && match !== 'NotOlderThan')
+        errs.push(notSupported('resourceVersionMatch', match, ['Exact', 'NotOlderThan', '']));
     }
   }
   if (errs.length > 0) throw invalid('meta.k8s.io', 'ListOptions', '', errs);

@@ -49,7 +49,11 @@ describe('kcp mode: logical clusters', () => {
   test('the wildcard refuses every verb but list and watch with 405', async () => {
     const res = await root.post('/clusters/*/api/v1/namespaces/default/configmaps', { metadata: { name: 'x' } });
     expect(res.status).toBe(405);
-    expect(res.body).toMatchObject({ kind: 'Status', reason: 'MethodNotAllowed', message: 'create is not supported on resources of kind "configmaps" in the `*` logical cluster' });
+    expect(res.body).toMatchObject({
+      kind: 'Status',
+      reason: 'MethodNotAllowed',
+      message: 'create is not supported on resources of kind "configmaps" in the `*` logical cluster',
+    });
   });
 
   test('a CRD is served only in its own logical cluster, and in the wildcard view', async () => {
@@ -58,7 +62,16 @@ describe('kcp mode: logical clusters', () => {
     await expect.poll(async () => (await root.get(`/clusters/owner/apis/${group}/v1`)).status).toBe(200);
     expect((await root.get(`/clusters/other/apis/${group}/v1`)).status).toBe(404);
     expect((await root.get(`/clusters/*/apis/${group}/v1`)).status).toBe(200);
-    expect((await root.post(`/clusters/owner/apis/${group}/v1/namespaces/default/widgets`, { apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name: 'w' }, spec: { size: 1 } })).status).toBe(201);
+    expect(
+      (
+        await root.post(`/clusters/owner/apis/${group}/v1/namespaces/default/widgets`, {
+          apiVersion: `${group}/v1`,
+          kind: 'Widget',
+          metadata: { name: 'w' },
+          spec: { size: 1 },
+        })
+      ).status,
+    ).toBe(201);
     const all = await root.get(`/clusters/*/apis/${group}/v1/widgets`);
     expect(all.body.items.map((i: any) => i.metadata.annotations['kcp.io/cluster'])).toEqual(['owner']);
   });

@@ -22,16 +22,35 @@ interface ManagedFieldsEntry {
   subresource?: string;
 }
 
-const IGNORED_METADATA = new Set(['name', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'managedFields', 'selfLink', 'deletionTimestamp', 'deletionGracePeriodSeconds']);
+const IGNORED_METADATA = new Set([
+  'name',
+  'namespace',
+  'uid',
+  'resourceVersion',
+  'generation',
+  'creationTimestamp',
+  'managedFields',
+  'selfLink',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+]);
 
 /**
  * Records `manager`'s apply of `applied` into `result` (the object about to be stored). Throws 409 when another
  * applier owns a field this apply sets to a different value, unless `force`.
  */
-export function recordApply(result: StoredObject, old: StoredObject | undefined, applied: StoredObject, manager: string, target: ObjectTarget, force: boolean): void {
+export function recordApply(
+  result: StoredObject,
+  old: StoredObject | undefined,
+  applied: StoredObject,
+  manager: string,
+  target: ObjectTarget,
+  force: boolean,
+): void {
   const fields = fieldSet(applied, !target.type.custom);
   const all = Array.isArray(result.metadata['managedFields']) ? (result.metadata['managedFields'] as ManagedFieldsEntry[]) : [];
-  const isMine = (e: ManagedFieldsEntry): boolean => e.manager === manager && e.operation === 'Apply' && (e.subresource ?? undefined) === target.subresource;
+  const isMine = (e: ManagedFieldsEntry): boolean =>
+    e.manager === manager && e.operation === 'Apply' && (e.subresource ?? undefined) === target.subresource;
   const previous = all.find(isMine);
   const entries = all.filter((e) => !isMine(e));
   if (old) {
@@ -77,9 +96,15 @@ export function recordApply(result: StoredObject, old: StoredObject | undefined,
  * changed, and fields it changed or removed leave other managers' sets. A write that changes nothing changes
  * nothing here either, so no-op writes stay no-ops. Client-sent managedFields are ignored.
  */
-export function recordUpdate(result: StoredObject, old: StoredObject | undefined, manager: string | undefined, target: Pick<ObjectTarget, 'type' | 'version' | 'subresource'>): void {
+export function recordUpdate(
+  result: StoredObject,
+  old: StoredObject | undefined,
+  manager: string | undefined,
+  target: Pick<ObjectTarget, 'type' | 'version' | 'subresource'>,
+): void {
   const builtin = !target.type.custom;
-  const entries: ManagedFieldsEntry[] = old && Array.isArray(old.metadata['managedFields']) ? structuredClone(old.metadata['managedFields'] as ManagedFieldsEntry[]) : [];
+  const entries: ManagedFieldsEntry[] =
+    old && Array.isArray(old.metadata['managedFields']) ? structuredClone(old.metadata['managedFields'] as ManagedFieldsEntry[]) : [];
   const before = old ? fieldSet(old, builtin, true) : new Map<string, unknown>();
   const after = fieldSet(result, builtin, true);
   const touched = new Set<string>();
@@ -96,7 +121,15 @@ export function recordUpdate(result: StoredObject, old: StoredObject | undefined
       const sub = target.subresource;
       let mine = entries.find((e) => e.manager === manager && e.operation === 'Update' && (e.subresource ?? undefined) === sub);
       if (!mine) {
-        mine = { manager, operation: 'Update', apiVersion: '', time: '', fieldsType: 'FieldsV1', fieldsV1: {}, ...(sub ? { subresource: sub } : {}) };
+        mine = {
+          manager,
+          operation: 'Update',
+          apiVersion: '',
+          time: '',
+          fieldsType: 'FieldsV1',
+          fieldsV1: {},
+          ...(sub ? { subresource: sub } : {}),
+        };
         entries.push(mine);
       }
       mine.apiVersion = groupVersion(target.type.group, target.version);
@@ -228,7 +261,9 @@ function applyConflict(target: ObjectTarget, conflicts: { manager: string; field
   const base = conflict({ group: target.type.group, resource: target.type.resource }, target.name, '');
   const lines = conflicts.map((c) => `conflict with ${c.manager}: ${c.field}`);
   const message =
-    conflicts.length === 1 ? `Apply failed with 1 conflict: ${lines[0]}` : `Apply failed with ${conflicts.length} conflicts: ${lines.join('\n')}`;
+    conflicts.length === 1
+      ? `Apply failed with 1 conflict: ${lines[0]}`
+      : `Apply failed with ${conflicts.length} conflicts: ${lines.join('\n')}`;
   return new StatusError(409, 'Conflict', message, {
     ...base.details,
     causes: conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with ${c.manager}`, field: c.field })),

@@ -16,7 +16,8 @@ const vw: PathMount = {
       cluster: slash < 0 ? rest : rest.slice(0, slash),
       path: slash < 0 ? '/' : rest.slice(slash),
       clusters: (name) => name === 'a' || name === 'b',
-      resources: (group, resource) => (group === '' && (resource === 'configmaps' || resource === 'namespaces')) || group === 'mnt.example.com',
+      resources: (group, resource) =>
+        (group === '' && (resource === 'configmaps' || resource === 'namespaces')) || group === 'mnt.example.com',
       readOnlyResources: (group, resource) => group === '' && resource === 'namespaces',
     };
   },
@@ -28,7 +29,10 @@ describe('path mounts', () => {
   beforeAll(async () => {
     server = await startApiServer({ logicalClusters: true, mounts: [vw] });
     root = new KubeHttpClient(server.kubeconfig());
-    for (const c of ['a', 'b', 'c']) expect((await root.post(`/clusters/${c}/api/v1/namespaces/default/configmaps`, { metadata: { name: 'cm' }, data: { c } })).status).toBe(201);
+    for (const c of ['a', 'b', 'c'])
+      expect(
+        (await root.post(`/clusters/${c}/api/v1/namespaces/default/configmaps`, { metadata: { name: 'cm' }, data: { c } })).status,
+      ).toBe(201);
   });
   afterAll(async () => {
     root.close();
@@ -42,7 +46,11 @@ describe('path mounts', () => {
     // Pages are cut after filtering, so a limit never yields an empty page with a continue token.
     const page = await root.get('/vw/clusters/*/api/v1/configmaps', { fieldSelector: 'metadata.name=cm', limit: 1 });
     expect(page.body.items).toHaveLength(1);
-    const rest = await root.get('/vw/clusters/*/api/v1/configmaps', { fieldSelector: 'metadata.name=cm', limit: 1, continue: page.body.metadata.continue });
+    const rest = await root.get('/vw/clusters/*/api/v1/configmaps', {
+      fieldSelector: 'metadata.name=cm',
+      limit: 1,
+      continue: page.body.metadata.continue,
+    });
     expect(rest.body.items.map((i: any) => i.metadata.annotations['kcp.io/cluster'])).toEqual(['b']);
     expect(rest.body.metadata.continue).toBeUndefined();
   });
@@ -76,7 +84,12 @@ describe('path mounts', () => {
     expect((await root.get('/vw/clusters/a/api/v1/namespaces/default/secrets')).status).toBe(404);
     expect((await root.get('/clusters/a/api/v1/namespaces/default/secrets')).status).toBe(200);
     const core = await root.get('/vw/clusters/a/api/v1');
-    expect(core.body.resources.map((r: any) => r.name).sort()).toEqual(['configmaps', 'namespaces', 'namespaces/finalize', 'namespaces/status']);
+    expect(core.body.resources.map((r: any) => r.name).sort()).toEqual([
+      'configmaps',
+      'namespaces',
+      'namespaces/finalize',
+      'namespaces/status',
+    ]);
     expect((await root.get('/vw/clusters/a/apis/apps/v1')).status).toBe(404);
     const groups = await root.get('/vw/clusters/*/apis');
     expect(groups.body.groups).toEqual([]);
@@ -104,7 +117,9 @@ describe('path mounts', () => {
   });
 
   test('addMount serves a mount until its remover runs; mounts need logical clusters', async () => {
-    const remove = server.addMount({ resolve: (p) => (p.startsWith('/other/') ? { cluster: 'c', path: p.slice('/other'.length) } : undefined) });
+    const remove = server.addMount({
+      resolve: (p) => (p.startsWith('/other/') ? { cluster: 'c', path: p.slice('/other'.length) } : undefined),
+    });
     expect((await root.get('/other/api/v1/namespaces/default/configmaps/cm')).body.data).toMatchObject({ c: 'c' });
     remove();
     expect((await root.get('/other/api/v1/namespaces/default/configmaps/cm')).status).toBe(404);

@@ -25,16 +25,24 @@ function finalize(state: ApiState, cluster: string, name: string): void {
   const ns = state.store.get(key);
   if (!ns || !isDeleting(ns) || !namespaceSpecFinalizers(ns).includes(NAMESPACE_FINALIZER)) return;
   const namespaced = state.registry.all(cluster).filter((t) => t.namespaced);
-  const contents = (type: (typeof namespaced)[number]) => state.store.snapshot({ resource: storageResource(type), cluster, namespace: name }).items;
+  const contents = (type: (typeof namespaced)[number]) =>
+    state.store.snapshot({ resource: storageResource(type), cluster, namespace: name }).items;
   for (const type of namespaced)
     for (const { object } of contents(type))
       if (!isDeleting(object))
-        deleteObject(state, { type, version: type.versions[0]!, cluster, namespace: name, name: object.metadata.name, subresource: undefined }, { dryRun: false });
+        deleteObject(
+          state,
+          { type, version: type.versions[0]!, cluster, namespace: name, name: object.metadata.name, subresource: undefined },
+          { dryRun: false },
+        );
   if (namespaced.some((t) => contents(t).length > 0)) {
     state.schedule(() => finalize(state, cluster, name), POLL_MS);
     return;
   }
   const next = structuredClone(ns);
-  next['spec'] = { ...((ns['spec'] as object | undefined) ?? {}), finalizers: namespaceSpecFinalizers(ns).filter((f) => f !== NAMESPACE_FINALIZER) };
+  next['spec'] = {
+    ...((ns['spec']) ?? {}),
+    finalizers: namespaceSpecFinalizers(ns).filter((f) => f !== NAMESPACE_FINALIZER),
+  };
   commitUpdate(state, key, next, ns, false);
 }

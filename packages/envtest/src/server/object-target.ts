@@ -32,7 +32,10 @@ export function objectKey(t: { type: ResourceType; cluster: string; namespace: s
 export function present(obj: StoredObject, type: ResourceType, version: string, logicalCluster?: string): Record<string, unknown> {
   const { apiVersion: _apiVersion, kind: _kind, ...rest } = obj;
   if (logicalCluster) {
-    const annotations = { ...((obj.metadata['annotations'] as Record<string, string> | undefined) ?? {}), [KCP_CLUSTER_ANNOTATION]: logicalCluster };
+    const annotations = {
+      ...((obj.metadata['annotations'] as Record<string, string> | undefined) ?? {}),
+      [KCP_CLUSTER_ANNOTATION]: logicalCluster,
+    };
     rest.metadata = { ...obj.metadata, annotations };
   }
   return { apiVersion: groupVersion(type.group, version), kind: type.kind, ...rest };

@@ -25,7 +25,11 @@ export function negotiate(accept: string | undefined, list: boolean): Representa
     if (as === 'Table') return { as: 'table', version };
     if (as === (list ? 'PartialObjectMetadataList' : 'PartialObjectMetadata')) return { as: 'metadata', version };
   }
-  throw new StatusError(406, 'NotAcceptable', 'only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf');
+  throw new StatusError(
+    406,
+    'NotAcceptable',
+    'only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf',
+  );
 }
 
 export function contentTypeOf(rep: Representation, list: boolean): string {
@@ -48,8 +52,19 @@ export function renderObject(rep: Representation, obj: Obj, type: ResourceType, 
 }
 
 /** A list (items already presented) in the negotiated form; `list` is the plain JSON list. */
-export function renderList(rep: Representation, list: { metadata: Record<string, unknown>; items: Obj[] } & Record<string, unknown>, type: ResourceType, version: string): unknown {
-  if (rep.as === 'metadata') return { kind: 'PartialObjectMetadataList', apiVersion: `meta.k8s.io/${rep.version}`, metadata: list.metadata, items: list.items.map((i) => partial(i, rep.version)) };
+export function renderList(
+  rep: Representation,
+  list: { metadata: Record<string, unknown>; items: Obj[] } & Record<string, unknown>,
+  type: ResourceType,
+  version: string,
+): unknown {
+  if (rep.as === 'metadata')
+    return {
+      kind: 'PartialObjectMetadataList',
+      apiVersion: `meta.k8s.io/${rep.version}`,
+      metadata: list.metadata,
+      items: list.items.map((i) => partial(i, rep.version)),
+    };
   if (rep.as === 'table') return table(rep.version, type, version, list.items, list.metadata);
   return list;
 }
@@ -58,7 +73,8 @@ const NAME_COLUMN = {
   name: 'Name',
   type: 'string',
   format: 'name',
-  description: 'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names',
+  description:
+    'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names',
   priority: 0,
 };
 const AGE_COLUMN: PrinterColumn = {
@@ -104,8 +120,17 @@ function table(tableVersion: string, type: ResourceType, version: string, items:
     metadata: listMeta,
     columnDefinitions: [
       NAME_COLUMN,
-      ...columns.map((c) => ({ name: c.name, type: c.type === 'date' ? 'string' : c.type, format: c.format ?? '', description: c.description ?? '', priority: c.priority ?? 0 })),
+      ...columns.map((c) => ({
+        name: c.name,
+        type: c.type === 'date' ? 'string' : c.type,
+        format: c.format ?? '',
+        description: c.description ?? '',
+        priority: c.priority ?? 0,
+      })),
     ],
-    rows: items.map((obj) => ({ cells: [obj.metadata?.['name'] ?? '', ...columns.map((c) => cell(obj, c))], object: partial(obj, tableVersion) })),
+    rows: items.map((obj) => ({
+      cells: [obj.metadata?.['name'] ?? '', ...columns.map((c) => cell(obj, c))],
+      object: partial(obj, tableVersion),
+    })),
   };
 }

@@ -17,7 +17,11 @@ export function writeStatusError(res: ServerResponse, err: StatusError): void {
 
 export function writeText(res: ServerResponse, code: number, text: string): void {
   if (res.headersSent || res.destroyed) return;
-  res.writeHead(code, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Content-Length': Buffer.byteLength(text) });
+  res.writeHead(code, {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Length': Buffer.byteLength(text),
+  });
   res.end(text);
 }
 

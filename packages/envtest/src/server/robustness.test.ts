@@ -41,10 +41,30 @@ describe('bad input never crashes or hangs the server', () => {
     ['POST', cm, { rawBody: '{"metadata":{"name":"v"}}', query: { fieldValidation: 'Loose' } }, 422],
     ['DELETE', `${cm}/nothing`, { rawBody: '{"propagationPolicy":"Sideways"}' }, 404],
     ['DELETE', '/api/v1/namespaces/default', { rawBody: '{"propagationPolicy":"Sideways"}' }, 400],
-    ['PATCH', '/api/v1/namespaces/kube-public', { rawBody: '[{"op":"remove","path":""}]', contentType: 'application/json-patch+json' }, 422],
-    ['PATCH', '/api/v1/namespaces/kube-public', { rawBody: '{"$patch":"explode"}', contentType: 'application/strategic-merge-patch+json' }, 422],
-    ['PATCH', '/api/v1/namespaces/kube-public', { rawBody: 'a: [', contentType: 'application/apply-patch+yaml', query: { fieldManager: 'x' } }, 400],
-    ['PATCH', '/api/v1/namespaces/kube-public', { rawBody: '{"metadata":{"name":"other"}}', contentType: 'application/merge-patch+json' }, 400],
+    [
+      'PATCH',
+      '/api/v1/namespaces/kube-public',
+      { rawBody: '[{"op":"remove","path":""}]', contentType: 'application/json-patch+json' },
+      422,
+    ],
+    [
+      'PATCH',
+      '/api/v1/namespaces/kube-public',
+      { rawBody: '{"$patch":"explode"}', contentType: 'application/strategic-merge-patch+json' },
+      422,
+    ],
+    [
+      'PATCH',
+      '/api/v1/namespaces/kube-public',
+      { rawBody: 'a: [', contentType: 'application/apply-patch+yaml', query: { fieldManager: 'x' } },
+      400,
+    ],
+    [
+      'PATCH',
+      '/api/v1/namespaces/kube-public',
+      { rawBody: '{"metadata":{"name":"other"}}', contentType: 'application/merge-patch+json' },
+      400,
+    ],
     ['DELETE', '/api/v1/namespaces', {}, 405],
     ['OPTIONS', cm, {}, 405],
     ['POST', cm, { rawBody: 'name=x', contentType: 'application/x-www-form-urlencoded' }, 415],
@@ -60,7 +80,9 @@ describe('bad input never crashes or hangs the server', () => {
   });
 
   test('an oversized body is 413 and the server keeps serving', async () => {
-    const res = await client.request('POST', cm, { rawBody: JSON.stringify({ metadata: { name: 'big' }, data: { a: 'x'.repeat(4 * 1024 * 1024) } }) });
+    const res = await client.request('POST', cm, {
+      rawBody: JSON.stringify({ metadata: { name: 'big' }, data: { a: 'x'.repeat(4 * 1024 * 1024) } }),
+    });
     expect(res.status).toBe(413);
     expect((await client.get('/healthz')).status).toBe(200);
   });

@@ -20,7 +20,10 @@ const NOT_FOUND_STATUS: Route = { kind: 'notFound', apiStatus: true };
 export function resolveRoute(registry: ResourceRegistry, pathname: string, cluster: string | undefined): Route {
   let segments: string[];
   try {
-    segments = pathname.split('/').filter((s) => s !== '').map((s) => decodeURIComponent(s));
+    segments = pathname
+      .split('/')
+      .filter((s) => s !== '')
+      .map((s) => decodeURIComponent(s));
   } catch {
     return NOT_FOUND;
   }
@@ -41,7 +44,13 @@ export function resolveRoute(registry: ResourceRegistry, pathname: string, clust
   return NOT_FOUND;
 }
 
-function resourceRoute(registry: ResourceRegistry, cluster: string | undefined, group: string, version: string, rest: string[]): Route | undefined {
+function resourceRoute(
+  registry: ResourceRegistry,
+  cluster: string | undefined,
+  group: string,
+  version: string,
+  rest: string[],
+): Route | undefined {
   if (rest[0] === 'namespaces' && rest.length >= 3) {
     const type = registry.find(cluster, group, version, rest[2]!);
     if (type?.namespaced) {

@@ -13,6 +13,11 @@ export function seedCluster(state: ApiState, cluster: string): void {
   const type = BUILTIN_RESOURCES.find((t) => storageResource(t) === NAMESPACE_RESOURCE)!;
   for (const name of SYSTEM_NAMESPACES) {
     if (state.store.get({ cluster, resource: NAMESPACE_RESOURCE, namespace: '', name })) continue;
-    createObject(state, { type, version: 'v1', cluster, namespace: undefined }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { dryRun: false, fieldManager: undefined });
+    createObject(
+      state,
+      { type, version: 'v1', cluster, namespace: undefined },
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
+      { dryRun: false, fieldManager: undefined },
+    );
   }
 }

@@ -8,7 +8,11 @@ import type { PatchOptions } from './ops/patch.js';
 import type { FieldValidation } from './ops/write-options.js';
 import { queryBool, queryOptionalBool } from './query.js';
 
-export function parseWriteParams(req: IncomingMessage, params: URLSearchParams, kind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions'): PatchOptions {
+export function parseWriteParams(
+  req: IncomingMessage,
+  params: URLSearchParams,
+  kind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions',
+): PatchOptions {
   const dryRunValues = params.getAll('dryRun');
   for (const v of dryRunValues) if (v !== 'All') throw invalid('meta.k8s.io', kind, '', [notSupported('dryRun', v, ['All'])]);
   const validation = params.get('fieldValidation') ?? '';
@@ -29,16 +33,23 @@ export function parseWriteParams(req: IncomingMessage, params: URLSearchParams, 
 
 /** DeleteOptions from the body (if any) merged over the query parameters. */
 export function parseDeleteOptions(params: URLSearchParams, body: Buffer): DeleteOptions {
-  const opts: { dryRun: boolean; propagationPolicy?: string; orphanDependents?: boolean; preconditions?: { uid?: string; resourceVersion?: string } } = {
+  const opts: {
+    dryRun: boolean;
+    propagationPolicy?: string;
+    orphanDependents?: boolean;
+    preconditions?: { uid?: string; resourceVersion?: string };
+  } = {
     dryRun: params.getAll('dryRun').length > 0,
   };
-  for (const v of params.getAll('dryRun')) if (v !== 'All') throw invalid('meta.k8s.io', 'DeleteOptions', '', [notSupported('dryRun', v, ['All'])]);
+  for (const v of params.getAll('dryRun'))
+    if (v !== 'All') throw invalid('meta.k8s.io', 'DeleteOptions', '', [notSupported('dryRun', v, ['All'])]);
   const policy = params.get('propagationPolicy');
   if (policy) opts.propagationPolicy = policy;
   if (params.has('orphanDependents')) opts.orphanDependents = queryBool(params, 'orphanDependents');
   if (body.length > 0 && body.toString('utf8').trim() !== '') {
     const b = requireObject(decodeJson(body));
-    if (b['kind'] !== undefined && b['kind'] !== 'DeleteOptions') throw badRequest(`expected DeleteOptions in the body, got ${String(b['kind'])}`);
+    if (b['kind'] !== undefined && b['kind'] !== 'DeleteOptions')
+      throw badRequest(`expected DeleteOptions in the body, got ${String(b['kind'])}`);
     if (Array.isArray(b['dryRun']) && b['dryRun'].length > 0) opts.dryRun = true;
     if (typeof b['propagationPolicy'] === 'string') opts.propagationPolicy = b['propagationPolicy'];
     if (typeof b['orphanDependents'] === 'boolean') opts.orphanDependents = b['orphanDependents'];

@@ -45,7 +45,10 @@ describe('Store', () => {
     s.delete(key('b'));
     s.create(key('c'), obj('c'));
     const at2 = s.snapshotAt({ resource: 'configmaps' }, 2);
-    expect(at2.items.map((i) => [i.object.metadata.name, (i.object['data'] as { v: string }).v])).toEqual([['a', '1'], ['b', '1']]);
+    expect(at2.items.map((i) => [i.object.metadata.name, (i.object['data'] as { v: string }).v])).toEqual([
+      ['a', '1'],
+      ['b', '1'],
+    ]);
     expect(s.eventsAfter({ resource: 'configmaps' }, 3).map((e) => `${e.type}:${e.key.name}`)).toEqual(['DELETED:b', 'ADDED:c']);
     expect(() => s.snapshotAt({ resource: 'configmaps' }, 99)).toThrow(ResourceVersionTooLargeError);
   });

@@ -148,7 +148,8 @@ export class Store {
   private currentItems(scope: Scope): { sortKey: string; object: StoredObject }[] {
     const byKey = this.objects.get(scope.resource);
     if (!byKey) return [];
-    const prefix = scope.cluster === undefined ? undefined : `${scope.cluster}\u0000${scope.namespace === undefined ? '' : `${scope.namespace}/`}`;
+    const prefix =
+      scope.cluster === undefined ? undefined : `${scope.cluster}\u0000${scope.namespace === undefined ? '' : `${scope.namespace}/`}`;
     const out: { sortKey: string; object: StoredObject }[] = [];
     for (const [sortKey, object] of byKey) {
       if (prefix !== undefined && !sortKey.startsWith(prefix)) continue;
@@ -171,7 +172,8 @@ export class Store {
     } else {
       byKey.set(sortKey, stored);
     }
-    const event: StoreEvent = prev === undefined ? { rv: this.rv, type, key, sortKey, object: stored } : { rv: this.rv, type, key, sortKey, object: stored, prev };
+    const event: StoreEvent =
+      prev === undefined ? { rv: this.rv, type, key, sortKey, object: stored } : { rv: this.rv, type, key, sortKey, object: stored, prev };
     this.events.push(event);
     if (this.events.length > this.historySize) {
       // Trim in chunks so a steady write rate does not shift the array on every write.

@@ -65,7 +65,10 @@ export async function createCertificateAuthority(opts: CertificateAuthorityOptio
       keys,
       extensions: [
         new x509.BasicConstraintsExtension(true, undefined, true),
-        new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature, true),
+        new x509.KeyUsagesExtension(
+          x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature,
+          true,
+        ),
         await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
       ],
     });
@@ -93,7 +96,12 @@ export async function issueClientCertificate(ca: CertificateAuthority, opts: Cli
   return issue(ca, subject, opts.validityDays, [new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth])]);
 }
 
-async function issue(ca: CertificateAuthority, subject: x509.JsonName, validityDays: number | undefined, extensions: x509.Extension[]): Promise<KeyPairPem> {
+async function issue(
+  ca: CertificateAuthority,
+  subject: x509.JsonName,
+  validityDays: number | undefined,
+  extensions: x509.Extension[],
+): Promise<KeyPairPem> {
   try {
     const keys = await generateKeys();
     const now = Date.now();
@@ -120,7 +128,7 @@ async function issue(ca: CertificateAuthority, subject: x509.JsonName, validityD
 }
 
 async function generateKeys(): Promise<CryptoKeyPair> {
-  return (await webcrypto.subtle.generateKey(KEY_ALGORITHM, true, ['sign', 'verify'])) as CryptoKeyPair;
+  return (webcrypto.subtle.generateKey(KEY_ALGORITHM, true, ['sign', 'verify']));
 }
 
 async function exportKey(key: CryptoKey): Promise<string> {

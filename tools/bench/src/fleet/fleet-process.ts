@@ -16,7 +16,11 @@ import { BENCH_NAMESPACE } from './fleet-names.js';
 const serverScript = fileURLToPath(new URL('./fleet-server.js', import.meta.url));
 const secretLabel = 'sigs.k8s.io/multicluster-runtime-kubeconfig';
 
-export interface FleetStats { connections: number; requests: number; openWatches: number }
+export interface FleetStats {
+  connections: number;
+  requests: number;
+  openWatches: number;
+}
 
 export class FleetProcess {
   private readonly kubeconfigs = new Map<number, string>();
@@ -37,7 +41,13 @@ export class FleetProcess {
     const poolDir = join(workDir, 'pool');
     await mkdir(poolDir);
     const proc = new JsonLineProcess('fleet server', process.execPath, [
-      serverScript, '--members', String(members), '--objects', String(objects), '--dir', poolDir,
+      serverScript,
+      '--members',
+      String(members),
+      '--objects',
+      String(objects),
+      '--dir',
+      poolDir,
     ]);
     const fleet = new FleetProcess(proc, poolDir, workDir, members, objects);
     try {
@@ -98,7 +108,8 @@ export class FleetProcess {
   async publishSecret(id: string, i: number): Promise<number> {
     const data = Buffer.from(await this.memberKubeconfig(i)).toString('base64');
     const body = {
-      apiVersion: 'v1', kind: 'Secret',
+      apiVersion: 'v1',
+      kind: 'Secret',
       metadata: { name: id, namespace: BENCH_NAMESPACE, labels: { [secretLabel]: 'true' } },
       data: { kubeconfig: data },
     };
@@ -108,9 +119,11 @@ export class FleetProcess {
   }
 
   async unpublishSecret(id: string): Promise<void> {
-    await this.host().request({ method: 'DELETE', path: `/api/v1/namespaces/${BENCH_NAMESPACE}/secrets/${id}` }).catch((err: unknown) => {
-      if (!isNotFound(err)) throw err;
-    });
+    await this.host()
+      .request({ method: 'DELETE', path: `/api/v1/namespaces/${BENCH_NAMESPACE}/secrets/${id}` })
+      .catch((err: unknown) => {
+        if (!isNotFound(err)) throw err;
+      });
   }
 
   async stats(): Promise<FleetStats> {

@@ -18,11 +18,16 @@ async function seed(server: ApiServer, objects: number): Promise<void> {
   kc.loadFromString(server.kubeconfig());
   const transport = Transport.forConfig(kc, { maxConnections: 4 });
   try {
-    await mapConcurrent(Array.from({ length: objects }, (_, i) => i), 4, (i) => transport.request({
-      method: 'POST',
-      path: `/api/v1/namespaces/${BENCH_NAMESPACE}/configmaps`,
-      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: objectName(i), namespace: BENCH_NAMESPACE }, data: { n: '0' } },
-    }));
+    await mapConcurrent(
+      Array.from({ length: objects }, (_, i) => i),
+      4,
+      (i) =>
+        transport.request({
+          method: 'POST',
+          path: `/api/v1/namespaces/${BENCH_NAMESPACE}/configmaps`,
+          body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: objectName(i), namespace: BENCH_NAMESPACE }, data: { n: '0' } },
+        }),
+    );
   } finally {
     await transport.close();
   }

@@ -22,7 +22,13 @@ export class MiloFleetProcess {
   static async start(projects: number, objects: number): Promise<MiloFleetProcess> {
     const dir = await mkdtemp(join(tmpdir(), 'mcr-bench-milo-'));
     const proc = new JsonLineProcess('milo fleet server', process.execPath, [
-      serverScript, '--projects', String(projects), '--objects', String(objects), '--dir', dir,
+      serverScript,
+      '--projects',
+      String(projects),
+      '--objects',
+      String(objects),
+      '--dir',
+      dir,
     ]);
     const fleet = new MiloFleetProcess(proc, dir, projects, objects);
     try {

@@ -33,7 +33,10 @@ async function main(): Promise<void> {
       const path = `${new URL(milo.controlPlaneUrl(name)).pathname}/api/v1/namespaces/${BENCH_NAMESPACE}/configmaps`;
       for (let i = 0; i < objects; i++) {
         await milo.fixtures.request('POST', path, {
-          apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: objectName(i), namespace: BENCH_NAMESPACE }, data: { project: name },
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: objectName(i), namespace: BENCH_NAMESPACE },
+          data: { project: name },
         });
       }
     });

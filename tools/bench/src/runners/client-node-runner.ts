@@ -64,7 +64,9 @@ class Members {
       retry = undefined;
       if (member.stopped) return;
       failed = false;
-      informer.start().then(() => { if (!failed) member.synced = true; }, again);
+      informer.start().then(() => {
+        if (!failed) member.synced = true;
+      }, again);
     };
     informer.on('error', again);
     member.cancelRetry = () => clearTimeout(retry);
@@ -101,7 +103,9 @@ function followFolder(dir: string, members: Members): () => void {
       await members.remove(name);
     }
   };
-  const watcher = watch(dir, (_event, file) => { if (file) void sync(file.toString()); });
+  const watcher = watch(dir, (_event, file) => {
+    if (file) void sync(file.toString());
+  });
   void readdir(dir).then((files) => Promise.all(files.map(sync)));
   return () => watcher.close();
 }
@@ -111,7 +115,10 @@ async function followSecrets(host: KubeConfig, namespace: string, members: Membe
   const api = host.makeApiClient(CoreV1Api);
   const selector = `${secretLabel}=true`;
   const informer = makeInformer<V1Secret>(
-    host, `/api/v1/namespaces/${namespace}/secrets`, () => api.listNamespacedSecret({ namespace, labelSelector: selector }), selector,
+    host,
+    `/api/v1/namespaces/${namespace}/secrets`,
+    () => api.listNamespacedSecret({ namespace, labelSelector: selector }),
+    selector,
   );
   const apply = (secret: V1Secret): void => {
     const name = secret.metadata?.name;
@@ -120,9 +127,13 @@ async function followSecrets(host: KubeConfig, namespace: string, members: Membe
   };
   informer.on('add', apply);
   informer.on('update', apply);
-  informer.on('delete', (secret) => { if (secret.metadata?.name) void members.remove(secret.metadata.name); });
+  informer.on('delete', (secret) => {
+    if (secret.metadata?.name) void members.remove(secret.metadata.name);
+  });
   let stopped = false;
-  informer.on('error', () => { if (!stopped) setTimeout(() => void informer.start().catch(() => {}), restartDelayMs); });
+  informer.on('error', () => {
+    if (!stopped) setTimeout(() => void informer.start().catch(() => {}), restartDelayMs);
+  });
   await informer.start();
   return async () => {
     stopped = true;

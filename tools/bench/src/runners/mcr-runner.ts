@@ -4,9 +4,7 @@
  * from the cache and records it. Started by the bench as `node mcr-runner.js --provider … --host-kubeconfig …`.
  */
 import { KubeConfig } from '@kubernetes/client-node';
-import {
-  newManager, silentLogger, type ProviderRunnable,
-} from '@multicluster-runtime/core';
+import { newManager, silentLogger, type ProviderRunnable } from '@multicluster-runtime/core';
 import { KubeconfigFileProvider, KubeconfigSecretProvider } from '@multicluster-runtime/provider-kubeconfig';
 import { addBenchController } from './bench-controller.js';
 import { runnerMain, type StartImpl } from './serve-runner.js';
@@ -14,9 +12,10 @@ import { runnerMain, type StartImpl } from './serve-runner.js';
 const start: StartImpl = async (args, recorder) => {
   const host = new KubeConfig();
   host.loadFromFile(args.hostKubeconfig);
-  const provider: ProviderRunnable = args.provider === 'file'
-    ? new KubeconfigFileProvider({ paths: [args.dir] })
-    : new KubeconfigSecretProvider({ namespace: args.namespace });
+  const provider: ProviderRunnable =
+    args.provider === 'file'
+      ? new KubeconfigFileProvider({ paths: [args.dir] })
+      : new KubeconfigSecretProvider({ namespace: args.namespace });
   const mgr = newManager(host, provider, { logger: silentLogger, gracefulShutdownTimeoutMs: 10_000 });
   addBenchController(mgr, recorder, args.concurrency);
 

@@ -15,9 +15,20 @@ import { memoryAfterGc } from './gc-memory.js';
 import { Recorder } from './recorder.js';
 
 /** Answer to `engage`: ms from `mgr.start` until every project was engaged. */
-export interface MiloEngageReply { id: number; type: 'engage'; projects: number; engageMs: number }
+export interface MiloEngageReply {
+  id: number;
+  type: 'engage';
+  projects: number;
+  engageMs: number;
+}
 /** Answer to `watch`: ms from adding the controller until every project's ConfigMaps were reconciled. */
-export interface MiloWatchReply { id: number; type: 'watch'; projects: number; reconciles: number; watchMs: number }
+export interface MiloWatchReply {
+  id: number;
+  type: 'watch';
+  projects: number;
+  reconciles: number;
+  watchMs: number;
+}
 
 const pollMs = 20;
 const waitLimitMs = 10 * 60_000;
@@ -25,7 +36,6 @@ const waitLimitMs = 10 * 60_000;
 function send(msg: object): void {
   process.stdout.write(`${JSON.stringify(msg)}\n`);
 }
-
 
 async function until(check: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + waitLimitMs;
@@ -46,11 +56,14 @@ async function main(): Promise<void> {
   }
   const provider = new MiloProvider();
   const mgr = newManager(loadUntrustedKubeconfig(await readFile(values.kubeconfig, 'utf8')), provider, {
-    logger: silentLogger, gracefulShutdownTimeoutMs: 10_000,
+    logger: silentLogger,
+    gracefulShutdownTimeoutMs: 10_000,
   });
   const engaged = (): number => mgr.engagedClusters().filter((name) => name !== '').length;
   let reconciled = 0;
-  const recorder = new Recorder(() => { reconciled++; });
+  const recorder = new Recorder(() => {
+    reconciled++;
+  });
   const stop = new AbortController();
   let running: Promise<void> | undefined;
 
@@ -72,7 +85,10 @@ async function main(): Promise<void> {
     watching = true;
     const t0 = performance.now();
     addBenchController(mgr, recorder, 4);
-    await until(() => reconciled >= projects && recorder.stats().reconciles >= projects * objects, `the ConfigMaps of ${projects} projects reconciled`);
+    await until(
+      () => reconciled >= projects && recorder.stats().reconciles >= projects * objects,
+      `the ConfigMaps of ${projects} projects reconciled`,
+    );
     return { id, type: 'watch', projects: reconciled, reconciles: recorder.stats().reconciles, watchMs: performance.now() - t0 };
   };
 
@@ -88,11 +104,19 @@ async function main(): Promise<void> {
       }
       try {
         switch (cmd.cmd) {
-          case 'memory': send(memoryAfterGc(cmd.id)); break;
-          case 'engage': send(await engage(cmd.id)); break;
-          case 'watch': send(await watch(cmd.id)); break;
-          case 'stop': return;
-          default: send({ id: cmd.id, type: 'error', message: `unknown command ${cmd.cmd}` });
+          case 'memory':
+            send(memoryAfterGc(cmd.id));
+            break;
+          case 'engage':
+            send(await engage(cmd.id));
+            break;
+          case 'watch':
+            send(await watch(cmd.id));
+            break;
+          case 'stop':
+            return;
+          default:
+            send({ id: cmd.id, type: 'error', message: `unknown command ${cmd.cmd}` });
         }
       } catch (err) {
         send({ id: cmd.id, type: 'error', message: err instanceof Error ? err.message : String(err) });

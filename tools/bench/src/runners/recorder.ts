@@ -7,7 +7,9 @@ import { SENT_AT_ANNOTATION, nowMicros, type FirstReconcileMessage } from '../pr
 /** Bounds memory between two stats commands; the scenarios read far fewer. */
 const maxSamples = 500_000;
 
-interface Annotated { metadata?: { annotations?: Record<string, string> } }
+interface Annotated {
+  metadata?: { annotations?: Record<string, string> };
+}
 
 export class Recorder {
   private reconciles = 0;

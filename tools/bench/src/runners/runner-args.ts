@@ -34,6 +34,7 @@ export function parseRunnerArgs(argv: readonly string[]): RunnerArgs {
   if (provider === 'file' && !values.dir) throw new RunnerArgsError('--dir is required with --provider file');
   if (!values['host-kubeconfig']) throw new RunnerArgsError('--host-kubeconfig is required');
   const concurrency = Number(values.concurrency);
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new RunnerArgsError(`--concurrency must be a positive integer, got ${values.concurrency}`);
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new RunnerArgsError(`--concurrency must be a positive integer, got ${values.concurrency}`);
   return { provider, dir: values.dir, hostKubeconfig: values['host-kubeconfig'], namespace: values.namespace, concurrency };
 }

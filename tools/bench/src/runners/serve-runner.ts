@@ -26,7 +26,6 @@ function cpuMs(): number {
   return (user + system) / 1000;
 }
 
-
 /** Runs a runner process's main loop; sets the exit code. */
 export async function serveRunner(impl: string, start: StartImpl): Promise<void> {
   const args = parseRunnerArgs(process.argv.slice(2));
@@ -45,15 +44,25 @@ export async function serveRunner(impl: string, start: StartImpl): Promise<void>
       }
       const { id } = cmd;
       switch (cmd.cmd) {
-        case 'engaged': send({ id, type: 'engaged', clusters: running.engaged() }); break;
-        case 'reset': recorder.reset(); send({ id, type: 'reset', cpuMs: cpuMs() }); break;
-        case 'stats': send({ id, type: 'stats', ...recorder.stats(), cpuMs: cpuMs() }); break;
-        case 'memory': send(memoryAfterGc(id)); break;
+        case 'engaged':
+          send({ id, type: 'engaged', clusters: running.engaged() });
+          break;
+        case 'reset':
+          recorder.reset();
+          send({ id, type: 'reset', cpuMs: cpuMs() });
+          break;
+        case 'stats':
+          send({ id, type: 'stats', ...recorder.stats(), cpuMs: cpuMs() });
+          break;
+        case 'memory':
+          send(memoryAfterGc(id));
+          break;
         case 'stop':
           await running.stop();
           send({ id, type: 'stop' });
           return;
-        default: send({ id, type: 'error', message: `unknown command ${String((cmd as { cmd: unknown }).cmd)}` });
+        default:
+          send({ id, type: 'error', message: `unknown command ${String((cmd as { cmd: unknown }).cmd)}` });
       }
     }
     await running.stop();

@@ -37,13 +37,23 @@ export async function engageScenario(ctx: ScenarioContext): Promise<ScenarioResu
         let runner: RunnerProcess | undefined;
         try {
           runner = await RunnerProcess.start(impl, {
-            provider: source, dir, hostKubeconfig: fleet.hostKubeconfigPath, namespace: BENCH_NAMESPACE, concurrency: 1,
+            provider: source,
+            dir,
+            hostKubeconfig: fleet.hostKubeconfigPath,
+            namespace: BENCH_NAMESPACE,
+            concurrency: 1,
           });
           const r = runner;
           const round = async (size: number): Promise<number[]> => {
             const ids = Array.from({ length: size }, (_, i) => ({ id: `e${seq++}`, member: i }));
-            const published = await Promise.all(ids.map(({ id, member }) => (source === 'file' ? fleet.publishFile(dir, id, member) : fleet.publishSecret(id, member))));
-            await waitFor(() => ids.every(({ id }) => r.firsts.has(id)), 60_000 + size * 1000, `${size} first reconciles (${impl.name}, ${source})`);
+            const published = await Promise.all(
+              ids.map(({ id, member }) => (source === 'file' ? fleet.publishFile(dir, id, member) : fleet.publishSecret(id, member))),
+            );
+            await waitFor(
+              () => ids.every(({ id }) => r.firsts.has(id)),
+              60_000 + size * 1000,
+              `${size} first reconciles (${impl.name}, ${source})`,
+            );
             const latencies = ids.map(({ id }, i) => (r.firsts.get(id)! - published[i]!) / 1000);
             await Promise.all(ids.map(({ id }) => (source === 'file' ? fleet.unpublishFile(dir, id) : fleet.unpublishSecret(id))));
             await waitFor(async () => (await r.engaged()) === 0, 60_000, `${size} clusters to disengage (${impl.name}, ${source})`, 50);
@@ -56,7 +66,9 @@ export async function engageScenario(ctx: ScenarioContext): Promise<ScenarioResu
             for (let i = 0; i < rounds; i++) samples.push(...(await round(size)));
             const latencyMs = summarize(samples);
             results.push({ impl: impl.name, source, clusters: size, rounds, latencyMs });
-            ctx.progress(`engage ${source} ${impl.name} ${size} clusters: p50 ${formatNumber(latencyMs.p50)} ms, p99 ${formatNumber(latencyMs.p99)} ms`);
+            ctx.progress(
+              `engage ${source} ${impl.name} ${size} clusters: p50 ${formatNumber(latencyMs.p50)} ms, p99 ${formatNumber(latencyMs.p99)} ms`,
+            );
           }
         } catch (err) {
           errors.push({ impl: impl.name, config: `source=${source}`, message: errorMessage(err) });
@@ -71,14 +83,16 @@ export async function engageScenario(ctx: ScenarioContext): Promise<ScenarioResu
   }
 
   const header = ['source', 'clusters', ...ctx.impls.flatMap((i) => [`${i.name} p50`, 'p99'])];
-  const rows = sources.flatMap((source) => sizes.map((size) => [
-    source,
-    String(size),
-    ...ctx.impls.flatMap((impl) => {
-      const r = results.find((x) => x.impl === impl.name && x.source === source && x.clusters === size);
-      return [formatNumber(r?.latencyMs.p50), formatNumber(r?.latencyMs.p99)];
-    }),
-  ]));
+  const rows = sources.flatMap((source) =>
+    sizes.map((size) => [
+      source,
+      String(size),
+      ...ctx.impls.flatMap((impl) => {
+        const r = results.find((x) => x.impl === impl.name && x.source === source && x.clusters === size);
+        return [formatNumber(r?.latencyMs.p50), formatNumber(r?.latencyMs.p99)];
+      }),
+    ]),
+  );
   return {
     name: 'engage',
     title: 'Engage latency',

@@ -15,7 +15,12 @@ export async function engageMembers(fleet: FleetProcess, runner: RunnerProcess, 
   const ids = Array.from({ length: clusters }, (_, i) => `c${i}`);
   await mapConcurrent(ids, 50, (id, i) => fleet.publishFile(dir, id, i));
   const timeoutMs = 60_000 + clusters * 200;
-  await waitFor(() => ids.every((id) => runner.firsts.has(id)), timeoutMs, `first reconciles of ${clusters} clusters (${runner.impl.name})`, 50);
+  await waitFor(
+    () => ids.every((id) => runner.firsts.has(id)),
+    timeoutMs,
+    `first reconciles of ${clusters} clusters (${runner.impl.name})`,
+    50,
+  );
   await waitFor(async () => (await runner.engaged()) === clusters, timeoutMs, `${clusters} engaged clusters (${runner.impl.name})`, 50);
 }
 
@@ -23,12 +28,21 @@ export async function engageMembers(fleet: FleetProcess, runner: RunnerProcess, 
 export async function startWithMembers(fleet: FleetProcess, impl: ImplSpec, clusters: number): Promise<RunnerProcess> {
   const dir = await fleet.newWatchDir(impl.name);
   const runner = await RunnerProcess.start(impl, {
-    provider: 'file', dir, hostKubeconfig: fleet.hostKubeconfigPath, namespace: BENCH_NAMESPACE, concurrency: STEADY_CONCURRENCY,
+    provider: 'file',
+    dir,
+    hostKubeconfig: fleet.hostKubeconfigPath,
+    namespace: BENCH_NAMESPACE,
+    concurrency: STEADY_CONCURRENCY,
   });
   try {
     await engageMembers(fleet, runner, dir, clusters);
     const initial = clusters * fleet.objects;
-    await waitFor(async () => (await runner.stats()).reconciles >= initial, 60_000 + initial, `${initial} initial reconciles (${impl.name})`, 100);
+    await waitFor(
+      async () => (await runner.stats()).reconciles >= initial,
+      60_000 + initial,
+      `${initial} initial reconciles (${impl.name})`,
+      100,
+    );
   } catch (err) {
     await runner.stop();
     throw err;

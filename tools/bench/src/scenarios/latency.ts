@@ -66,11 +66,20 @@ export async function latencyScenario(ctx: ScenarioContext): Promise<ScenarioRes
             all.push(...stats.samples);
           }
           const r: LatencyResult = {
-            impl: impl.name, clusters, targetRate, achievedRate: spread(rates), skipped, latencyMs: summarizeMicros(all),
-            windowP99Ms: spread(p99s), reconcilesPerUpdate: reconciles / Math.max(1, written), cpuMsPer1000Events: spread(cpu),
+            impl: impl.name,
+            clusters,
+            targetRate,
+            achievedRate: spread(rates),
+            skipped,
+            latencyMs: summarizeMicros(all),
+            windowP99Ms: spread(p99s),
+            reconcilesPerUpdate: reconciles / Math.max(1, written),
+            cpuMsPer1000Events: spread(cpu),
           };
           results.push(r);
-          ctx.progress(`latency ${impl.name}: p50 ${formatNumber(r.latencyMs.p50)} ms, p99 ${formatNumber(r.latencyMs.p99)} ms at ${formatNumber(r.achievedRate.median, 0)} updates/s`);
+          ctx.progress(
+            `latency ${impl.name}: p50 ${formatNumber(r.latencyMs.p50)} ms, p99 ${formatNumber(r.latencyMs.p99)} ms at ${formatNumber(r.achievedRate.median, 0)} updates/s`,
+          );
         } finally {
           await runner.stop();
         }
@@ -88,9 +97,14 @@ export async function latencyScenario(ctx: ScenarioContext): Promise<ScenarioRes
   const rows = ctx.impls.map((impl) => {
     const r = results.find((x) => x.impl === impl.name);
     return [
-      impl.name, formatNumber(r?.achievedRate.median, 0), formatNumber(r?.latencyMs.p50), formatNumber(r?.latencyMs.p99),
+      impl.name,
+      formatNumber(r?.achievedRate.median, 0),
+      formatNumber(r?.latencyMs.p50),
+      formatNumber(r?.latencyMs.p99),
       r && windows > 1 ? `${formatNumber(r.windowP99Ms.min)}-${formatNumber(r.windowP99Ms.max)}` : '',
-      formatNumber(r?.latencyMs.max), formatNumber(r?.reconcilesPerUpdate, 2), formatNumber(r?.cpuMsPer1000Events.median),
+      formatNumber(r?.latencyMs.max),
+      formatNumber(r?.reconcilesPerUpdate, 2),
+      formatNumber(r?.cpuMsPer1000Events.median),
     ];
   });
   return {
@@ -99,6 +113,10 @@ export async function latencyScenario(ctx: ScenarioContext): Promise<ScenarioRes
     params: { clusters, objectsPerCluster: objects, targetRate, windowMs, windows, warmupMs, maxConcurrentReconciles: 4 },
     results: results as unknown as Record<string, unknown>[],
     errors,
-    table: renderTable(`Event -> reconcile latency at ${targetRate} updates/s target (${clusters} clusters x ${objects} objects, ${windows} x ${windowMs / 1000} s)`, header, rows),
+    table: renderTable(
+      `Event -> reconcile latency at ${targetRate} updates/s target (${clusters} clusters x ${objects} objects, ${windows} x ${windowMs / 1000} s)`,
+      header,
+      rows,
+    ),
   };
 }

@@ -50,7 +50,11 @@ export async function memoryScenario(ctx: ScenarioContext): Promise<ScenarioResu
         try {
           const dir = await fleet.newWatchDir(`memory-${impl.name}`);
           runner = await RunnerProcess.start(impl, {
-            provider: 'file', dir, hostKubeconfig: fleet.hostKubeconfigPath, namespace: BENCH_NAMESPACE, concurrency: STEADY_CONCURRENCY,
+            provider: 'file',
+            dir,
+            hostKubeconfig: fleet.hostKubeconfigPath,
+            namespace: BENCH_NAMESPACE,
+            concurrency: STEADY_CONCURRENCY,
           });
           await new Promise((r) => setTimeout(r, settleMs));
           const before = await runner.memory();
@@ -59,12 +63,19 @@ export async function memoryScenario(ctx: ScenarioContext): Promise<ScenarioResu
           const engageAllSeconds = (performance.now() - t0) / 1000;
           const after = await settledMemory(runner);
           const r: MemoryResult = {
-            impl: impl.name, clusters, objectsPerCluster: objects, before, after, engageAllSeconds,
+            impl: impl.name,
+            clusters,
+            objectsPerCluster: objects,
+            before,
+            after,
+            engageAllSeconds,
             heapBytesPerCluster: (after.heapBytes - before.heapBytes) / clusters,
             rssBytesPerCluster: (after.rssBytes - before.rssBytes) / clusters,
           };
           results.push(r);
-          ctx.progress(`memory ${impl.name} ${clusters} clusters: ${formatNumber(r.heapBytesPerCluster / 1024)} KiB heap, ${formatNumber(r.rssBytesPerCluster / 1024)} KiB RSS per cluster`);
+          ctx.progress(
+            `memory ${impl.name} ${clusters} clusters: ${formatNumber(r.heapBytesPerCluster / 1024)} KiB heap, ${formatNumber(r.rssBytesPerCluster / 1024)} KiB RSS per cluster`,
+          );
         } catch (err) {
           errors.push({ impl: impl.name, config: `clusters=${clusters}`, message: errorMessage(err) });
           ctx.progress(`memory ${impl.name} ${clusters} clusters failed: ${errorMessage(err)}`);
@@ -80,19 +91,30 @@ export async function memoryScenario(ctx: ScenarioContext): Promise<ScenarioResu
   const mib = (b: number | undefined): string => formatNumber(b === undefined ? undefined : b / 1024 / 1024);
   const kib = (b: number | undefined): string => formatNumber(b === undefined ? undefined : b / 1024);
   const header = ['clusters', 'impl', 'heap KiB/cluster', 'RSS KiB/cluster', 'heap MiB', 'RSS MiB', 'engage all s'];
-  const rows = sizes.flatMap((clusters) => ctx.impls.map((impl) => {
-    const r = results.find((x) => x.impl === impl.name && x.clusters === clusters);
-    return [
-      String(clusters), impl.name, kib(r?.heapBytesPerCluster), kib(r?.rssBytesPerCluster), mib(r?.after.heapBytes), mib(r?.after.rssBytes),
-      formatNumber(r?.engageAllSeconds),
-    ];
-  }));
+  const rows = sizes.flatMap((clusters) =>
+    ctx.impls.map((impl) => {
+      const r = results.find((x) => x.impl === impl.name && x.clusters === clusters);
+      return [
+        String(clusters),
+        impl.name,
+        kib(r?.heapBytesPerCluster),
+        kib(r?.rssBytesPerCluster),
+        mib(r?.after.heapBytes),
+        mib(r?.after.rssBytes),
+        formatNumber(r?.engageAllSeconds),
+      ];
+    }),
+  );
   return {
     name: 'memory',
     title: 'Memory per engaged idle cluster',
     params: { sizes, objectsPerCluster: objects, readings: 3 },
     results: results as unknown as Record<string, unknown>[],
     errors,
-    table: renderTable(`Memory per engaged idle cluster (${objects} ConfigMaps each; after GC, minus the process before engaging)`, header, rows),
+    table: renderTable(
+      `Memory per engaged idle cluster (${objects} ConfigMaps each; after GC, minus the process before engaging)`,
+      header,
+      rows,
+    ),
   };
 }

@@ -34,9 +34,10 @@ export interface ProjectsResult {
 
 const settleMs = 1000;
 const objects = 2;
-const title = (projects: number): string => `Milo projects engaged in one process (mcr MiloProvider, project mode; ${projects} ready `
-  + `projects, ${objects} ConfigMaps each; after GC, minus the process before starting)\n`
-  + 'For context, not measured here: Milo\'s own provider used ~14 MiB per project (milo-os/milo#631)';
+const title = (projects: number): string =>
+  `Milo projects engaged in one process (mcr MiloProvider, project mode; ${projects} ready ` +
+  `projects, ${objects} ConfigMaps each; after GC, minus the process before starting)\n` +
+  "For context, not measured here: Milo's own provider used ~14 MiB per project (milo-os/milo#631)";
 
 async function settledMemory(read: () => Promise<MemoryReply>): Promise<{ heapBytes: number; rssBytes: number }> {
   const readings: MemoryReply[] = [];
@@ -53,7 +54,8 @@ async function measure(fleet: MiloFleetProcess): Promise<ProjectsResult> {
   try {
     const before = await settledMemory(() => runner.memory());
     const stage = (m: { heapBytes: number; rssBytes: number }, seconds: number): ProjectsStage => ({
-      ...m, seconds,
+      ...m,
+      seconds,
       heapBytesPerProject: (m.heapBytes - before.heapBytes) / projects,
       rssBytesPerProject: (m.rssBytes - before.rssBytes) / projects,
     });
@@ -72,7 +74,11 @@ export async function projectsScenario(ctx: ScenarioContext): Promise<ScenarioRe
   const params = { projects, objectsPerProject: objects, readings: 3, miloOwnProviderMiBPerProject: 14 };
   if (!ctx.impls.some((i) => i.name === 'mcr')) {
     return {
-      name: 'projects', title: 'Milo projects engaged in one process', params, results: [], errors: [],
+      name: 'projects',
+      title: 'Milo projects engaged in one process',
+      params,
+      results: [],
+      errors: [],
       table: 'Milo projects engaged in one process: skipped (only mcr runs it; no baseline has a Milo provider)',
     };
   }
@@ -83,8 +89,10 @@ export async function projectsScenario(ctx: ScenarioContext): Promise<ScenarioRe
   try {
     const r = await measure(fleet);
     results.push(r);
-    ctx.progress(`projects mcr ${projects}: all engaged in ${formatNumber(r.engaged.seconds)} s, `
-      + `${formatNumber(r.engaged.heapBytesPerProject / 1024)} KiB heap per project, ${formatNumber(r.informers.heapBytesPerProject / 1024)} KiB with informers`);
+    ctx.progress(
+      `projects mcr ${projects}: all engaged in ${formatNumber(r.engaged.seconds)} s, ` +
+        `${formatNumber(r.engaged.heapBytesPerProject / 1024)} KiB heap per project, ${formatNumber(r.informers.heapBytesPerProject / 1024)} KiB with informers`,
+    );
   } catch (err) {
     errors.push({ impl: 'mcr', config: `projects=${projects}`, message: errorMessage(err) });
     ctx.progress(`projects mcr ${projects} failed: ${errorMessage(err)}`);
@@ -97,8 +105,24 @@ export async function projectsScenario(ctx: ScenarioContext): Promise<ScenarioRe
   const header = ['projects', 'stage', 'heap KiB/project', 'RSS KiB/project', 'heap MiB', 'RSS MiB', 'took s'];
   const r = results[0];
   const rows = [
-    [String(projects), 'engaged, idle', kib(r?.engaged.heapBytesPerProject), kib(r?.engaged.rssBytesPerProject), mib(r?.engaged.heapBytes), mib(r?.engaged.rssBytes), formatNumber(r?.engaged.seconds)],
-    [String(projects), 'informers started', kib(r?.informers.heapBytesPerProject), kib(r?.informers.rssBytesPerProject), mib(r?.informers.heapBytes), mib(r?.informers.rssBytes), formatNumber(r?.informers.seconds)],
+    [
+      String(projects),
+      'engaged, idle',
+      kib(r?.engaged.heapBytesPerProject),
+      kib(r?.engaged.rssBytesPerProject),
+      mib(r?.engaged.heapBytes),
+      mib(r?.engaged.rssBytes),
+      formatNumber(r?.engaged.seconds),
+    ],
+    [
+      String(projects),
+      'informers started',
+      kib(r?.informers.heapBytesPerProject),
+      kib(r?.informers.rssBytesPerProject),
+      mib(r?.informers.heapBytes),
+      mib(r?.informers.rssBytes),
+      formatNumber(r?.informers.seconds),
+    ],
   ];
   return {
     name: 'projects',

@@ -61,11 +61,18 @@ export async function throughputScenario(ctx: ScenarioContext): Promise<Scenario
                 latencies.push(...stats.samples);
               }
               const r: ThroughputResult = {
-                impl: impl.name, clusters, objectsPerCluster: objects, reconcilesPerSecond: spread(rps), updatesPerSecond: spread(ups),
-                latencyMs: summarizeMicros(latencies), cpuMsPer1000Events: spread(cpu),
+                impl: impl.name,
+                clusters,
+                objectsPerCluster: objects,
+                reconcilesPerSecond: spread(rps),
+                updatesPerSecond: spread(ups),
+                latencyMs: summarizeMicros(latencies),
+                cpuMsPer1000Events: spread(cpu),
               };
               results.push(r);
-              ctx.progress(`throughput ${impl.name} ${clusters} clusters: ${formatNumber(r.reconcilesPerSecond.median)} reconciles/s at ${formatNumber(r.updatesPerSecond.median)} updates/s`);
+              ctx.progress(
+                `throughput ${impl.name} ${clusters} clusters: ${formatNumber(r.reconcilesPerSecond.median)} reconciles/s at ${formatNumber(r.updatesPerSecond.median)} updates/s`,
+              );
             } finally {
               await runner.stop();
             }
@@ -84,20 +91,31 @@ export async function throughputScenario(ctx: ScenarioContext): Promise<Scenario
 
   const range = (s: Spread | undefined): string => (s && s.samples.length > 1 ? `${formatNumber(s.min, 0)}-${formatNumber(s.max, 0)}` : '');
   const header = ['clusters', 'impl', 'reconciles/s', 'range', 'updates/s', 'p50 ms', 'p99 ms', 'CPU ms/1k ev'];
-  const rows = sizes.flatMap((clusters) => ctx.impls.map((impl) => {
-    const r = results.find((x) => x.impl === impl.name && x.clusters === clusters);
-    return [
-      String(clusters), impl.name, formatNumber(r?.reconcilesPerSecond.median, 0), range(r?.reconcilesPerSecond),
-      formatNumber(r?.updatesPerSecond.median, 0), formatNumber(r?.latencyMs.p50), formatNumber(r?.latencyMs.p99),
-      formatNumber(r?.cpuMsPer1000Events.median),
-    ];
-  }));
+  const rows = sizes.flatMap((clusters) =>
+    ctx.impls.map((impl) => {
+      const r = results.find((x) => x.impl === impl.name && x.clusters === clusters);
+      return [
+        String(clusters),
+        impl.name,
+        formatNumber(r?.reconcilesPerSecond.median, 0),
+        range(r?.reconcilesPerSecond),
+        formatNumber(r?.updatesPerSecond.median, 0),
+        formatNumber(r?.latencyMs.p50),
+        formatNumber(r?.latencyMs.p99),
+        formatNumber(r?.cpuMsPer1000Events.median),
+      ];
+    }),
+  );
   return {
     name: 'throughput',
     title: 'Throughput',
     params: { sizes, objectsPerCluster: objects, windowMs, windows, warmupMs, writers, maxConcurrentReconciles: 4 },
     results: results as unknown as Record<string, unknown>[],
     errors,
-    table: renderTable(`Throughput: reconciles/s under a closed-loop update stream (${objects} objects per cluster, ${windows} x ${windowMs / 1000} s)`, header, rows),
+    table: renderTable(
+      `Throughput: reconciles/s under a closed-loop update stream (${objects} objects per cluster, ${windows} x ${windowMs / 1000} s)`,
+      header,
+      rows,
+    ),
   };
 }

@@ -8,7 +8,13 @@ import { dirname, join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { ApiClient, DiscoveryRESTMapper, Transport, isAlreadyExists, type KubeObject } from '@multicluster-runtime/core';
 import {
-  startApiServer, startKcpServer, startMiloServer, type ApiServer, type KcpServer, type KcpWorkspace, type MiloServer,
+  startApiServer,
+  startKcpServer,
+  startMiloServer,
+  type ApiServer,
+  type KcpServer,
+  type KcpWorkspace,
+  type MiloServer,
 } from '@multicluster-runtime/envtest';
 
 export interface TestCluster {
@@ -40,7 +46,9 @@ export class ExampleFixtures {
     const server = await startMiloServer({ name });
     this.servers.push(server);
     return {
-      server, client: this.client(server.kubeconfig()), kubeconfig: server.kubeconfig(),
+      server,
+      client: this.client(server.kubeconfig()),
+      kubeconfig: server.kubeconfig(),
       projectClient: (project) => this.client(server.projectKubeconfig(project)),
     };
   }

@@ -24,7 +24,9 @@ export const readmeScenarios: ExampleScenario[] = [
       const h = await host(fx);
       await h.client.create(configMap('default', 'first'));
       return {
-        cwd: fx.dir, env: h.env, runsUntilSignalled: true,
+        cwd: fx.dir,
+        env: h.env,
+        runsUntilSignalled: true,
         steps: [
           { expect: [/reconciled default\/first/] },
           { act: () => h.client.create(configMap('default', 'second')).then(() => undefined), expect: [/reconciled default\/second/] },
@@ -49,7 +51,9 @@ export const readmeScenarios: ExampleScenario[] = [
       await ensureNamespace(h.client, 'fleet-system');
       await h.client.create(kubeconfigSecret('fleet-system', 'prod-eu', member.kubeconfig));
       return {
-        cwd: fx.dir, env: h.env, runsUntilSignalled: true,
+        cwd: fx.dir,
+        env: h.env,
+        runsUntilSignalled: true,
         steps: [
           { expect: [/prod-eu: default\/in-member/] },
           { act: () => member.client.create(configMap('default', 'later')).then(() => undefined), expect: [/prod-eu: default\/later/] },
@@ -69,7 +73,9 @@ export const readmeScenarios: ExampleScenario[] = [
       await ensureNamespace(h.client, 'fleet-system');
       await h.client.create(kubeconfigSecret('fleet-system', 'b', b.kubeconfig));
       return {
-        cwd: fx.dir, env: h.env, runsUntilSignalled: true,
+        cwd: fx.dir,
+        env: h.env,
+        runsUntilSignalled: true,
         steps: [{ expect: [/files#\S*\/fleet\/a\.kubeconfig\+\S+: default\/in-a/, /secrets#b: default\/in-b/] }],
       };
     },
@@ -85,7 +91,8 @@ export const readmeScenarios: ExampleScenario[] = [
       const state = fx.file('kind-state.json', JSON.stringify({ clusters: { 'dev-a': dev.kubeconfig, other: other.kubeconfig } }));
       const fakeKind = join(repoRoot, 'tools/fake-kind/bin');
       return {
-        cwd: fx.dir, runsUntilSignalled: true,
+        cwd: fx.dir,
+        runsUntilSignalled: true,
         env: { ...h.env, FAKE_KIND_STATE: state, PATH: `${fakeKind}:${process.env['PATH'] ?? ''}` },
         steps: [{ expect: [logLine({ msg: 'configmap changed', cluster: 'dev-a', name: 'in-dev' })] }],
         never: [/"cluster":"other"/], // namePrefix 'dev-' leaves it out
@@ -101,25 +108,37 @@ export const readmeScenarios: ExampleScenario[] = [
       await workload.client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } });
       const c = management.client;
       await c.create({
-        apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'clusters.cluster.x-k8s.io' },
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: 'clusters.cluster.x-k8s.io' },
         spec: {
-          group: 'cluster.x-k8s.io', scope: 'Namespaced',
+          group: 'cluster.x-k8s.io',
+          scope: 'Namespaced',
           names: { kind: 'Cluster', plural: 'clusters', singular: 'cluster', listKind: 'ClusterList' },
           versions: [{ name: 'v1beta2', served: true, storage: true, schema: openSchema, subresources: { status: {} } }],
         },
       });
       await ensureNamespace(c, 'fleet');
-      const cluster = await createWhenServed(() => c.create({
-        apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { namespace: 'fleet', name: 'prod-eu-1' }, spec: {},
-      }));
+      const cluster = await createWhenServed(() =>
+        c.create({
+          apiVersion: 'cluster.x-k8s.io/v1beta2',
+          kind: 'Cluster',
+          metadata: { namespace: 'fleet', name: 'prod-eu-1' },
+          spec: {},
+        }),
+      );
       await c.updateStatus({ ...cluster, status: { initialization: { controlPlaneInitialized: true } } });
       await c.create({
-        apiVersion: 'v1', kind: 'Secret', type: 'cluster.x-k8s.io/secret',
+        apiVersion: 'v1',
+        kind: 'Secret',
+        type: 'cluster.x-k8s.io/secret',
         metadata: { namespace: 'fleet', name: 'prod-eu-1-kubeconfig', labels: { 'cluster.x-k8s.io/cluster-name': 'prod-eu-1' } },
         data: { value: Buffer.from(workload.kubeconfig).toString('base64') },
       });
       return {
-        cwd: fx.dir, env: management.env, runsUntilSignalled: true,
+        cwd: fx.dir,
+        env: management.env,
+        runsUntilSignalled: true,
         steps: [{ expect: [logLine({ msg: 'namespace changed', cluster: 'fleet/prod-eu-1', name: 'team-a' })] }],
       };
     },
@@ -135,7 +154,9 @@ export const readmeScenarios: ExampleScenario[] = [
       await milo.projectClient('alpha').create(configMap('default', 'in-alpha'));
       await milo.projectClient('beta').create(configMap('default', 'in-beta'));
       return {
-        cwd: fx.dir, env: { KUBECONFIG: fx.file('milo.kubeconfig', milo.kubeconfig) }, runsUntilSignalled: true,
+        cwd: fx.dir,
+        env: { KUBECONFIG: fx.file('milo.kubeconfig', milo.kubeconfig) },
+        runsUntilSignalled: true,
         steps: [
           { expect: [logLine({ msg: 'config map changed', project: 'alpha', name: 'in-alpha' })] },
           {
@@ -157,19 +178,26 @@ export const readmeScenarios: ExampleScenario[] = [
       const mongoSchema = {
         metadata: { name: 'v1.mongodbcommunity.mongodbcommunity.mongodb.com' },
         spec: {
-          group: 'mongodbcommunity.mongodb.com', scope: 'Namespaced',
+          group: 'mongodbcommunity.mongodb.com',
+          scope: 'Namespaced',
           names: { kind: 'MongoDBCommunity', listKind: 'MongoDBCommunityList', plural: 'mongodbcommunity', singular: 'mongodbcommunity' },
           versions: [{ name: 'v1', served: true, storage: true, schema: openSchema }],
         },
       };
       await kcp.server.createExport(provider, { name: 'mongodb', schemas: [mongoSchema] });
-      const db = (name: string) => ({ apiVersion: 'mongodbcommunity.mongodb.com/v1', kind: 'MongoDBCommunity', metadata: { namespace: 'default', name } });
+      const db = (name: string) => ({
+        apiVersion: 'mongodbcommunity.mongodb.com/v1',
+        kind: 'MongoDBCommunity',
+        metadata: { namespace: 'default', name },
+      });
       await kcp.server.bind(a, { exportPath: 'root:mongodb', exportName: 'mongodb' });
       await createWhenServed(() => kcp.workspaceClient(a).create(db('orders')));
       fx.file('kcp.kubeconfig', kcp.server.kubeconfig(provider));
       fx.file('downstream.kubeconfig', downstream.kubeconfig);
       return {
-        cwd: fx.dir, env: {}, runsUntilSignalled: true,
+        cwd: fx.dir,
+        env: {},
+        runsUntilSignalled: true,
         steps: [
           { expect: [logLine({ msg: 'mongodb changed', cluster: a.name, name: 'orders' })] },
           {
@@ -193,7 +221,9 @@ export const readmeScenarios: ExampleScenario[] = [
       await member.client.create(configMap('default', 'settings', { color: 'blue', size: 'xl' }));
       fx.file('fleet/member.kubeconfig', member.kubeconfig);
       return {
-        cwd: fx.dir, env: h.env, runsUntilSignalled: true,
+        cwd: fx.dir,
+        env: h.env,
+        runsUntilSignalled: true,
         steps: [{ expect: [logLine({ msg: 'reconciled', cluster: 'fleet/member.kubeconfig', keys: ['color', 'size'] })] }],
       };
     },

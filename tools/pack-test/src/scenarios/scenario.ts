@@ -35,7 +35,11 @@ export interface ExampleScenario {
 
 export class ExampleFailedError extends Error {
   override readonly name = 'ExampleFailedError';
-  constructor(readonly readme: string, what: string, readonly output: string) {
+  constructor(
+    readonly readme: string,
+    what: string,
+    readonly output: string,
+  ) {
     super(`README example of ${readme}: ${what}\n--- its output ---\n${output.slice(-6000)}`);
   }
 }
@@ -54,7 +58,10 @@ const defaultTimeouts: ScenarioTimeouts = { stepMs: 20_000, exitMs: 15_000 };
  * after the last step and exit 0 on SIGTERM; a script must exit 0 by itself. The program is killed on any failure.
  */
 export async function playScenario(
-  readme: string, prepared: PreparedExample, start: () => RunningProgram, timeouts: Partial<ScenarioTimeouts> = {},
+  readme: string,
+  prepared: PreparedExample,
+  start: () => RunningProgram,
+  timeouts: Partial<ScenarioTimeouts> = {},
 ): Promise<void> {
   const t = { ...defaultTimeouts, ...timeouts };
   const program = start();
@@ -101,7 +108,12 @@ async function waitForOutput(readme: string, program: RunningProgram, patterns: 
 async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([promise, new Promise<undefined>((resolve) => { timer = setTimeout(() => resolve(undefined), ms); })]);
+    return await Promise.race([
+      promise,
+      new Promise<undefined>((resolve) => {
+        timer = setTimeout(() => resolve(undefined), ms);
+      }),
+    ]);
   } finally {
     clearTimeout(timer);
   }

@@ -13,8 +13,22 @@ import { WatchChannel } from './scripted-source.js';
 
 type Query = Record<string, string | number | boolean | undefined>;
 
-export const configMaps: ResourceMapping = { group: '', version: 'v1', kind: 'ConfigMap', resource: 'configmaps', namespaced: true, hasStatus: false };
-export const namespaces: ResourceMapping = { group: '', version: 'v1', kind: 'Namespace', resource: 'namespaces', namespaced: false, hasStatus: true };
+export const configMaps: ResourceMapping = {
+  group: '',
+  version: 'v1',
+  kind: 'ConfigMap',
+  resource: 'configmaps',
+  namespaced: true,
+  hasStatus: false,
+};
+export const namespaces: ResourceMapping = {
+  group: '',
+  version: 'v1',
+  kind: 'Namespace',
+  resource: 'namespaces',
+  namespaced: false,
+  hasStatus: true,
+};
 
 export class MemoryApi implements CacheTransport, RESTMapper {
   private rv = 100;
@@ -70,7 +84,9 @@ export class MemoryApi implements CacheTransport, RESTMapper {
 
   async mapping(kind: ObjectKind): Promise<ResourceMapping> {
     this.mappingCalls++;
-    const found = this.mappings.find((m) => kindKey({ apiVersion: m.group ? `${m.group}/${m.version}` : m.version, kind: m.kind }) === kindKey(kind));
+    const found = this.mappings.find(
+      (m) => kindKey({ apiVersion: m.group ? `${m.group}/${m.version}` : m.version, kind: m.kind }) === kindKey(kind),
+    );
     if (!found) throw new ApiError(404, { kind: 'Status', reason: 'NotFound', message: `no matches for kind ${kindKey(kind)}`, code: 404 });
     return found;
   }

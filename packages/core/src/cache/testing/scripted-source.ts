@@ -14,7 +14,10 @@ export class ScriptedSource implements ListWatcher {
   readonly resource = 'v1, Kind=ConfigMap';
   readonly listCalls: Array<Omit<ListRequest, 'signal'>> = [];
   readonly watchCalls: Array<Omit<WatchRequest, 'signal'>> = [];
-  constructor(readonly lists: ListStep[], readonly watches: WatchStep[]) {}
+  constructor(
+    readonly lists: ListStep[],
+    readonly watches: WatchStep[],
+  ) {}
   list(req: ListRequest): Promise<ObjectList> {
     const { signal: _s, ...rest } = req;
     this.listCalls.push(rest);
@@ -30,16 +33,21 @@ export class ScriptedSource implements ListWatcher {
 }
 
 export const cm = (name: string, rv: string, data: Record<string, string> = {}): KubeObject => ({
-  apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'ns', name, resourceVersion: rv }, data,
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { namespace: 'ns', name, resourceVersion: rv },
+  data,
 });
 
 export function page(items: KubeObject[], meta: { resourceVersion?: string; continue?: string }): ListStep {
   return async () => ({ apiVersion: 'v1', kind: 'ConfigMapList', metadata: meta, items });
 }
 
-export const fail = (err: unknown): ListStep & WatchStep => async () => {
-  throw err;
-};
+export const fail =
+  (err: unknown): ListStep & WatchStep =>
+  async () => {
+    throw err;
+  };
 
 export const httpError = (code: number, message = `HTTP ${code}`): ApiError =>
   new ApiError(code, { kind: 'Status', status: 'Failure', message, code });

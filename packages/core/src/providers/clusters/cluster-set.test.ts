@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ClusterNotFoundError } from '../../multicluster/errors.js';
 import {
-  CacheSyncTimeoutError, ClusterAddAbortedError, ClusterAlreadyExistsError, ClusterEngageFailedError,
-  ClusterIndexFailedError, ClusterStartFailedError, IndexFieldError,
+  CacheSyncTimeoutError,
+  ClusterAddAbortedError,
+  ClusterAlreadyExistsError,
+  ClusterEngageFailedError,
+  ClusterIndexFailedError,
+  ClusterStartFailedError,
+  IndexFieldError,
 } from '../errors.js';
 import { ClusterSet } from './cluster-set.js';
 import { RecordingAware, ScriptedCluster } from './scripted-cluster.test-util.js';
@@ -200,12 +205,22 @@ describe('ClusterSet', () => {
     await set.add('b', b);
     await set.addOrReplace('b', new ScriptedCluster('b', { server: 'https://b2:6443' }));
     await set.remove('b');
-    await expect(set.add('c', new ScriptedCluster('c'), { engage: async () => { throw new Error('no'); } })).rejects.toThrow();
+    await expect(
+      set.add('c', new ScriptedCluster('c'), {
+        engage: async () => {
+          throw new Error('no');
+        },
+      }),
+    ).rejects.toThrow();
     expect(lost).toEqual(['a:a']);
   });
 
   it('survives an onClusterLost callback that throws', async () => {
-    const set = new ClusterSet({ onClusterLost: () => { throw new Error('callback bug'); } });
+    const set = new ClusterSet({
+      onClusterLost: () => {
+        throw new Error('callback bug');
+      },
+    });
     const a = new ScriptedCluster('a');
     await set.add('a', a);
     a.crash();

@@ -15,8 +15,13 @@ import { ClusterNotFoundError } from '../../multicluster/errors.js';
 import type { Aware, ClusterName, Provider } from '../../multicluster/types.js';
 import type { ObjectKind } from '../../object/types.js';
 import {
-  CacheSyncTimeoutError, ClusterAddAbortedError, ClusterAlreadyExistsError, ClusterEngageFailedError,
-  ClusterIndexFailedError, ClusterStartFailedError, IndexFieldError,
+  CacheSyncTimeoutError,
+  ClusterAddAbortedError,
+  ClusterAlreadyExistsError,
+  ClusterEngageFailedError,
+  ClusterIndexFailedError,
+  ClusterStartFailedError,
+  IndexFieldError,
 } from '../errors.js';
 
 export interface ClusterSetOptions {
@@ -100,8 +105,14 @@ export class ClusterSet implements Provider {
   async add(name: ClusterName, cluster: Cluster, aware?: Aware, options: AddOptions = {}): Promise<void> {
     if (this.entries.has(name)) throw new ClusterAlreadyExistsError(name);
     const entry: Entry = {
-      name, cluster, life: new AbortController(), log: this.log.with({ cluster: name }),
-      indexing: false, visible: false, applied: new Set(), stopped: Promise.resolve(),
+      name,
+      cluster,
+      life: new AbortController(),
+      log: this.log.with({ cluster: name }),
+      indexing: false,
+      visible: false,
+      applied: new Set(),
+      stopped: Promise.resolve(),
     };
     this.entries.set(name, entry);
     entry.stopped = this.run(entry);
@@ -177,7 +188,10 @@ export class ClusterSet implements Provider {
 
   /** Names of engaged clusters, sorted. */
   names(): ClusterName[] {
-    return [...this.entries.values()].filter((e) => e.visible).map((e) => e.name).sort();
+    return [...this.entries.values()]
+      .filter((e) => e.visible)
+      .map((e) => e.name)
+      .sort();
   }
 
   /** True if a cluster of that name is engaged or starting. */
@@ -196,13 +210,17 @@ export class ClusterSet implements Provider {
     const index: IndexRecord = { kind, field, extract };
     this.indexes.push(index);
     const failures = new Map<ClusterName, unknown>();
-    await Promise.all([...this.entries.values()].filter((e) => e.indexing).map(async (e) => {
-      try {
-        await this.applyIndex(e, index);
-      } catch (err) {
-        failures.set(e.name, err);
-      }
-    }));
+    await Promise.all(
+      [...this.entries.values()]
+        .filter((e) => e.indexing)
+        .map(async (e) => {
+          try {
+            await this.applyIndex(e, index);
+          } catch (err) {
+            failures.set(e.name, err);
+          }
+        }),
+    );
     if (failures.size > 0) {
       throw new IndexFieldError(
         `indexing ${JSON.stringify(field)} of ${kind.apiVersion}/${kind.kind} failed on clusters ${[...failures.keys()].map((n) => JSON.stringify(n)).join(', ')}`,

@@ -40,7 +40,10 @@ export class ScriptedCluster implements Cluster {
   private readonly syncWaiters = new Set<() => void>();
   private stopResolvers = new Set<() => void>();
 
-  constructor(readonly name: string, options: { synced?: boolean; server?: string; client?: Client } = {}) {
+  constructor(
+    readonly name: string,
+    options: { synced?: boolean; server?: string; client?: Client } = {},
+  ) {
     this.config = kubeconfigFor(options.server ?? `https://${name}.example:6443`);
     this.client = options.client ?? (new Proxy({}, { get: (_t, p) => () => unsupported(`client.${String(p)}`) }) as Client);
     this.syncedNow = options.synced ?? true;
@@ -85,8 +88,14 @@ export class ScriptedCluster implements Cluster {
     if (this.syncedNow) return true;
     return new Promise<boolean>((resolve) => {
       if (signal.aborted) return resolve(false);
-      const onSync = () => { signal.removeEventListener('abort', onAbort); resolve(true); };
-      const onAbort = () => { this.syncWaiters.delete(onSync); resolve(false); };
+      const onSync = () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(true);
+      };
+      const onAbort = () => {
+        this.syncWaiters.delete(onSync);
+        resolve(false);
+      };
       this.syncWaiters.add(onSync);
       signal.addEventListener('abort', onAbort, { once: true });
     });
@@ -103,10 +112,14 @@ export class RecordingAware {
     if (this.failWith) throw this.failWith;
     this.log.push(`engage ${name}`);
     this.engaged.set(name, { cluster, signal });
-    signal.addEventListener('abort', () => {
-      this.log.push(`disengage ${name}`);
-      if (this.engaged.get(name)?.signal === signal) this.engaged.delete(name);
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        this.log.push(`disengage ${name}`);
+        if (this.engaged.get(name)?.signal === signal) this.engaged.delete(name);
+      },
+      { once: true },
+    );
   }
 
   live(): string[] {

@@ -86,10 +86,15 @@ export class ClusterEngager {
   private run: { aware: Aware; signal: AbortSignal } | undefined;
   private stopped = false;
 
-  constructor(owner: string, private readonly options: ClusterConnectionOptions = {}) {
+  constructor(
+    owner: string,
+    private readonly options: ClusterConnectionOptions = {},
+  ) {
     for (const [field, value] of [
-      ['probeTimeoutMs', options.probeTimeoutMs], ['waitCacheTimeoutMs', options.waitCacheTimeoutMs],
-      ['retry.initialMs', options.retry?.initialMs], ['retry.maxMs', options.retry?.maxMs],
+      ['probeTimeoutMs', options.probeTimeoutMs],
+      ['waitCacheTimeoutMs', options.waitCacheTimeoutMs],
+      ['retry.initialMs', options.retry?.initialMs],
+      ['retry.maxMs', options.retry?.maxMs],
     ] as const) {
       if (value !== undefined && !(Number.isFinite(value) && value > 0)) {
         throw new ProviderConfigError(owner, `options.${field} must be a positive number of milliseconds, got ${String(value)}`);
@@ -271,15 +276,19 @@ export class ClusterEngager {
   private watching(slot: Slot, aware: Aware): Aware {
     return {
       engage: (signal, name, cluster) => {
-        signal.addEventListener('abort', () => {
-          if (this.stopped || slot.engagedCluster !== cluster || this.slots.get(slot.name) !== slot) return;
-          slot.failedFingerprint = slot.engagedFingerprint;
-          slot.engagedCluster = undefined;
-          slot.engagedFingerprint = undefined;
-          slot.failures = 1;
-          this.setStatus(slot, 'failed', 'the cluster stopped unexpectedly; reconnecting');
-          this.scheduleRetry(slot);
-        }, { once: true });
+        signal.addEventListener(
+          'abort',
+          () => {
+            if (this.stopped || slot.engagedCluster !== cluster || this.slots.get(slot.name) !== slot) return;
+            slot.failedFingerprint = slot.engagedFingerprint;
+            slot.engagedCluster = undefined;
+            slot.engagedFingerprint = undefined;
+            slot.failures = 1;
+            this.setStatus(slot, 'failed', 'the cluster stopped unexpectedly; reconnecting');
+            this.scheduleRetry(slot);
+          },
+          { once: true },
+        );
         return aware.engage(signal, name, cluster);
       },
     };

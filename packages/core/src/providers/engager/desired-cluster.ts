@@ -3,7 +3,11 @@
  * through core's `loadUntrustedKubeconfig`, so nothing a policy refuses is ever acted on.
  */
 import {
-  KubeconfigInvalidError, KubeconfigRejectedError, connectionFingerprint, loadUntrustedKubeconfig, type KubeconfigPolicy,
+  KubeconfigInvalidError,
+  KubeconfigRejectedError,
+  connectionFingerprint,
+  loadUntrustedKubeconfig,
+  type KubeconfigPolicy,
 } from '../../kubeconfig/untrusted.js';
 import type { Cluster } from '../../cluster/types.js';
 
@@ -41,7 +45,8 @@ export function desiredFromKubeconfig(
   } catch (err) {
     if (err instanceof KubeconfigRejectedError) return refusedCluster('rejected', err.message);
     // Messages of KubeconfigInvalidError name fields and lines only; anything else is summarised by its class.
-    const reason = err instanceof KubeconfigInvalidError ? err.message : `kubeconfig could not be loaded (${(err as Error)?.name ?? 'error'})`;
+    const reason =
+      err instanceof KubeconfigInvalidError ? err.message : `kubeconfig could not be loaded (${(err as Error)?.name ?? 'error'})`;
     return refusedCluster('invalid', reason, options.keepEngagedOnInvalid ?? false);
   }
 }

@@ -15,7 +15,10 @@ export abstract class EngagerProvider implements ProviderRunnable {
   private started = false;
 
   /** `providerName` names the provider in errors (e.g. `CapiProvider`). */
-  protected constructor(protected readonly providerName: string, protected readonly engager: ClusterEngager) {}
+  protected constructor(
+    protected readonly providerName: string,
+    protected readonly engager: ClusterEngager,
+  ) {}
 
   /** Runs `watch` until `signal` aborts, then disengages every cluster. Started once, by the manager. */
   async start(signal: AbortSignal, aware: Aware): Promise<void> {

@@ -1,12 +1,24 @@
 import {
-  ApiError, CacheSyncTimeoutError, loadUntrustedKubeconfig, newCluster, ClusterEngageFailedError, ClusterIndexFailedError, TransportError,
+  ApiError,
+  CacheSyncTimeoutError,
+  loadUntrustedKubeconfig,
+  newCluster,
+  ClusterEngageFailedError,
+  ClusterIndexFailedError,
+  TransportError,
 } from '../../index.js';
 import { startApiServer } from '@multicluster-runtime/envtest';
 import { expect, test } from 'vitest';
 import { ProbeTimeoutError, classifyFailure, describeError, probeCluster } from './probe.js';
 
 const status = (code: number, reason: string) => ({
-  kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure' as const, message: reason, reason, code,
+  kind: 'Status',
+  apiVersion: 'v1',
+  metadata: {},
+  status: 'Failure' as const,
+  message: reason,
+  reason,
+  code,
 });
 
 test.each([

@@ -74,7 +74,8 @@ function container(root: unknown, tokens: string[], path: string): unknown {
   let cur = root;
   for (const t of tokens) {
     if (Array.isArray(cur)) cur = cur[arrayIndex(cur, t, path, false)];
-    else if (typeof cur === 'object' && cur !== null && Object.prototype.hasOwnProperty.call(cur, t)) cur = (cur as Record<string, unknown>)[t];
+    else if (typeof cur === 'object' && cur !== null && Object.prototype.hasOwnProperty.call(cur, t))
+      cur = (cur as Record<string, unknown>)[t];
     else throw new JsonPatchError(`doc is missing path: ${JSON.stringify(path)}: missing value`);
   }
   return cur;
@@ -109,7 +110,8 @@ function remove(root: unknown, path: string): unknown {
   const parent = container(root, tokens.slice(0, -1), path);
   const last = tokens[tokens.length - 1]!;
   if (Array.isArray(parent)) parent.splice(arrayIndex(parent, last, path, false), 1);
-  else if (typeof parent === 'object' && parent !== null && Object.prototype.hasOwnProperty.call(parent, last)) delete (parent as Record<string, unknown>)[last];
+  else if (typeof parent === 'object' && parent !== null && Object.prototype.hasOwnProperty.call(parent, last))
+    delete (parent as Record<string, unknown>)[last];
   else throw new JsonPatchError(`unable to remove nonexistent key: ${last}: missing value`);
   return root;
 }

@@ -43,19 +43,36 @@ describe('JSON patch (RFC 6902)', () => {
 describe('strategic merge patch', () => {
   const base = {
     metadata: { finalizers: ['a'], ownerReferences: [{ uid: '1', name: 'one' }], labels: { x: '1' } },
-    status: { conditions: [{ type: 'Ready', status: 'False' }, { type: 'Synced', status: 'True' }] },
+    status: {
+      conditions: [
+        { type: 'Ready', status: 'False' },
+        { type: 'Synced', status: 'True' },
+      ],
+    },
     data: { k: 'v' },
   };
 
   test('finalizers are a set union; ownerReferences merge by uid; conditions by type', () => {
     const out = applyStrategicMergePatch(base, {
-      metadata: { finalizers: ['b', 'a'], ownerReferences: [{ uid: '2', name: 'two' }, { uid: '1', name: 'uno' }] },
+      metadata: {
+        finalizers: ['b', 'a'],
+        ownerReferences: [
+          { uid: '2', name: 'two' },
+          { uid: '1', name: 'uno' },
+        ],
+      },
       status: { conditions: [{ type: 'Ready', status: 'True' }] },
     }) as typeof base;
     // Patch order first; items only the server has keep their place relative to the patch's (normalizeElementOrder).
     expect(out.metadata.finalizers).toEqual(['b', 'a']);
-    expect(out.metadata.ownerReferences).toEqual([{ uid: '2', name: 'two' }, { uid: '1', name: 'uno' }]);
-    expect(out.status.conditions).toEqual([{ type: 'Ready', status: 'True' }, { type: 'Synced', status: 'True' }]);
+    expect(out.metadata.ownerReferences).toEqual([
+      { uid: '2', name: 'two' },
+      { uid: '1', name: 'uno' },
+    ]);
+    expect(out.status.conditions).toEqual([
+      { type: 'Ready', status: 'True' },
+      { type: 'Synced', status: 'True' },
+    ]);
   });
 
   test('merged lists: new items lead, server-only items slot in before the patch items they preceded', () => {
@@ -70,7 +87,11 @@ describe('strategic merge patch', () => {
 
   test('directives: $patch delete in a keyed list, $patch replace, $deleteFromPrimitiveList, $retainKeys', () => {
     const out = applyStrategicMergePatch(base, {
-      metadata: { ownerReferences: [{ uid: '1', $patch: 'delete' }], $deleteFromPrimitiveList: undefined, '$deleteFromPrimitiveList/finalizers': ['a'] },
+      metadata: {
+        ownerReferences: [{ uid: '1', $patch: 'delete' }],
+        $deleteFromPrimitiveList: undefined,
+        '$deleteFromPrimitiveList/finalizers': ['a'],
+      },
       status: { $patch: 'replace', phase: 'Done' },
       data: { $retainKeys: ['n'], n: 'm' },
     }) as any;
@@ -81,7 +102,10 @@ describe('strategic merge patch', () => {
   });
 
   test('plain maps merge and null deletes; unknown lists are replaced', () => {
-    const out = applyStrategicMergePatch({ data: { a: '1', b: '2' }, spec: { items: [1, 2] } }, { data: { a: null, c: '3' }, spec: { items: [3] } });
+    const out = applyStrategicMergePatch(
+      { data: { a: '1', b: '2' }, spec: { items: [1, 2] } },
+      { data: { a: null, c: '3' }, spec: { items: [3] } },
+    );
     expect(out).toEqual({ data: { b: '2', c: '3' }, spec: { items: [3] } });
   });
 

@@ -50,9 +50,8 @@ function mergeMap(original: Record<string, unknown>, patch: Record<string, unkno
     else if (Array.isArray(value)) {
       const order = patch[`$setElementOrder/${key}`];
       out[key] = mergeList(out[key], value, childPath, Array.isArray(order) ? order : undefined);
-    }
-    else if (isPlainObject(value)) {
-      const merged = mergeMap(isPlainObject(out[key]) ? (out[key] as Record<string, unknown>) : {}, value, childPath);
+    } else if (isPlainObject(value)) {
+      const merged = mergeMap(isPlainObject(out[key]) ? (out[key]) : {}, value, childPath);
       if (merged === undefined) delete out[key];
       else out[key] = merged;
     } else out[key] = value;

@@ -93,11 +93,18 @@ export const crdStrategy: ResourceStrategy = {
     if (!names.kind) errs.push(required('spec.names.kind'));
     if (spec.group && names.plural && obj.metadata.name !== `${names.plural}.${spec.group}`)
       errs.push(invalidValue('metadata.name', obj.metadata.name, 'must be spec.names.plural+"."+spec.group'));
-    if (spec.scope !== 'Namespaced' && spec.scope !== 'Cluster') errs.push(notSupported('spec.scope', spec.scope ?? '', ['Cluster', 'Namespaced']));
+    if (spec.scope !== 'Namespaced' && spec.scope !== 'Cluster')
+      errs.push(notSupported('spec.scope', spec.scope ?? '', ['Cluster', 'Namespaced']));
     const versions = Array.isArray(spec.versions) ? spec.versions : [];
     if (versions.length === 0) errs.push(required('spec.versions', 'must have exactly one version marked as storage version'));
     else if (versions.filter((v) => v?.storage).length !== 1)
-      errs.push(invalidValue('spec.versions', versions.map((v) => v?.name), 'must have exactly one version marked as storage version'));
+      errs.push(
+        invalidValue(
+          'spec.versions',
+          versions.map((v) => v?.name),
+          'must have exactly one version marked as storage version',
+        ),
+      );
     versions.forEach((v, i) => {
       if (!v?.name) errs.push(required(`spec.versions[${i}].name`));
       if (!v?.schema?.openAPIV3Schema) errs.push(required(`spec.versions[${i}].schema.openAPIV3Schema`, 'schemas are required'));

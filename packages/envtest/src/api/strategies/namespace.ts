@@ -9,7 +9,10 @@ export const NAMESPACE_FINALIZER = 'kubernetes';
 export const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
 
 function setNameLabel(obj: StoredObject): void {
-  obj.metadata['labels'] = { ...((obj.metadata['labels'] as Record<string, string> | undefined) ?? {}), [NAMESPACE_NAME_LABEL]: obj.metadata.name };
+  obj.metadata['labels'] = {
+    ...((obj.metadata['labels']) ?? {}),
+    [NAMESPACE_NAME_LABEL]: obj.metadata.name,
+  };
 }
 
 export const namespaceStrategy: ResourceStrategy = {
@@ -22,7 +25,10 @@ export const namespaceStrategy: ResourceStrategy = {
     setNameLabel(obj);
   },
   prepareForUpdate(obj, old) {
-    obj['spec'] = { ...((obj['spec'] as object | undefined) ?? {}), finalizers: (old['spec'] as { finalizers?: string[] } | undefined)?.finalizers ?? [] };
+    obj['spec'] = {
+      ...((obj['spec']) ?? {}),
+      finalizers: (old['spec'] as { finalizers?: string[] } | undefined)?.finalizers ?? [],
+    };
     setNameLabel(obj);
   },
 };

@@ -18,7 +18,14 @@ export function widgetCrd(group: string, opts: { status?: boolean; printerColumn
           served: true,
           storage: true,
           ...(opts.status === false ? {} : { subresources: { status: {} } }),
-          ...(opts.printerColumns ? { additionalPrinterColumns: [{ name: 'Size', type: 'integer', jsonPath: '.spec.size' }, { name: 'Color', type: 'string', jsonPath: '.spec.color' }] } : {}),
+          ...(opts.printerColumns
+            ? {
+                additionalPrinterColumns: [
+                  { name: 'Size', type: 'integer', jsonPath: '.spec.size' },
+                  { name: 'Color', type: 'string', jsonPath: '.spec.color' },
+                ],
+              }
+            : {}),
           schema: {
             openAPIV3Schema: {
               type: 'object',
@@ -40,10 +47,13 @@ export async function installWidgets(ctx: SuiteContext, opts: { status?: boolean
   const res = await ctx.client.post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', widgetCrd(group, opts));
   expect(res.status, res.text).toBe(201);
   await expect
-    .poll(async () => {
-      const d = await ctx.client.get(`/apis/${group}/v1`);
-      return d.status === 200 ? d.body.resources.map((r: any) => r.name) : [];
-    }, { timeout: 15_000, interval: 50 })
+    .poll(
+      async () => {
+        const d = await ctx.client.get(`/apis/${group}/v1`);
+        return d.status === 200 ? d.body.resources.map((r: any) => r.name) : [];
+      },
+      { timeout: 15_000, interval: 50 },
+    )
     .toContain('widgets');
   return group;
 }
@@ -67,18 +77,28 @@ export function crdCases(ctx: SuiteContext): void {
   test('crd: becomes Established (a MODIFIED event) and its resource appears in discovery', async () => {
     const group = `${ctx.unique('est')}.example.com`;
     const start = (await ctx.client.get('/apis/apiextensions.k8s.io/v1/customresourcedefinitions')).body.metadata.resourceVersion;
-    const w = await ctx.client.watch('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { resourceVersion: start, fieldSelector: `metadata.name=widgets.${group}` });
+    const w = await ctx.client.watch('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+      resourceVersion: start,
+      fieldSelector: `metadata.name=widgets.${group}`,
+    });
     try {
       const res = await ctx.client.post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', widgetCrd(group));
       expect(res.status).toBe(201);
-      const events = await w.until((e) => e.object.status?.conditions?.some((c: any) => c.type === 'Established' && c.status === 'True'), 15_000);
+      const events = await w.until(
+        (e) => e.object.status?.conditions?.some((c: any) => c.type === 'Established' && c.status === 'True'),
+        15_000,
+      );
       expect(events[0]!.type).toBe('ADDED');
       expect(events[events.length - 1]!.type).toBe('MODIFIED');
       // Established does not mean discovery has caught up: the real server's discovery follows a moment later.
-      await expect.poll(async () => (await ctx.client.get('/apis')).body.groups.map((g: any) => g.name), { timeout: 15_000, interval: 50 }).toContain(group);
+      await expect
+        .poll(async () => (await ctx.client.get('/apis')).body.groups.map((g: any) => g.name), { timeout: 15_000, interval: 50 })
+        .toContain(group);
       await expect.poll(async () => (await ctx.client.get(`/apis/${group}/v1`)).status, { timeout: 15_000, interval: 50 }).toBe(200);
       const list = await ctx.client.get(`/apis/${group}/v1`);
-      expect(list.body.resources).toContainEqual(expect.objectContaining({ name: 'widgets', kind: 'Widget', namespaced: true, shortNames: ['wd'] }));
+      expect(list.body.resources).toContainEqual(
+        expect.objectContaining({ name: 'widgets', kind: 'Widget', namespaced: true, shortNames: ['wd'] }),
+      );
       expect(list.body.resources).toContainEqual(expect.objectContaining({ name: 'widgets/status' }));
     } finally {
       w.close();
@@ -112,7 +132,12 @@ export function crdCases(ctx: SuiteContext): void {
     const ns = await ctx.namespace();
     const base = `/apis/${group}/v1/namespaces/${ns}/widgets`;
     const noKind = await ctx.client.post(base, { apiVersion: `${group}/v1`, metadata: { name: 'k' }, spec: { size: 1 } });
-    expectStatus(noKind, 400, 'BadRequest', /^the object provided is unrecognized \(must be of type Widget\): Object 'Kind' is missing in '\{/);
+    expectStatus(
+      noKind,
+      400,
+      'BadRequest',
+      /^the object provided is unrecognized \(must be of type Widget\): Object 'Kind' is missing in '\{/,
+    );
     const noVersion = await ctx.client.post(base, { kind: 'Widget', metadata: { name: 'v' }, spec: { size: 1 } });
     expectStatus(noVersion, 400, 'BadRequest', `the API version in the data () does not match the expected API version (${group}/v1)`);
   });
@@ -125,7 +150,9 @@ export function crdCases(ctx: SuiteContext): void {
     const { resourceVersion: _rv, ...meta } = created.metadata;
     const res = await ctx.client.put(`${base}/w`, { ...created, metadata: meta, spec: { size: 5 } });
     expectStatus(res, 422, 'Invalid');
-    expect(res.body.message).toBe(`widgets.${group} "w" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update`);
+    expect(res.body.message).toBe(
+      `widgets.${group} "w" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update`,
+    );
   });
 
   test('cr: strategic merge patch is 415; merge patch works', async () => {
@@ -143,7 +170,10 @@ export function crdCases(ctx: SuiteContext): void {
   test('cr: unknown fields are pruned and defaults applied', async () => {
     const group = await installWidgets(ctx);
     const ns = await ctx.namespace();
-    const res = await ctx.client.post(`/apis/${group}/v1/namespaces/${ns}/widgets`, { ...widget(group, 'w', { size: 1, bogus: 'x' }), extra: 1 });
+    const res = await ctx.client.post(`/apis/${group}/v1/namespaces/${ns}/widgets`, {
+      ...widget(group, 'w', { size: 1, bogus: 'x' }),
+      extra: 1,
+    });
     expect(res.status).toBe(201);
     expect(res.body.spec).toEqual({ size: 1, color: 'blue' });
     expect(res.body.extra).toBeUndefined();
@@ -189,7 +219,12 @@ export function crdCases(ctx: SuiteContext): void {
     } finally {
       w.close();
     }
-    await expect.poll(async () => (await ctx.client.get(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.${group}`)).status, { timeout: 15_000, interval: 50 }).toBe(404);
+    await expect
+      .poll(async () => (await ctx.client.get(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.${group}`)).status, {
+        timeout: 15_000,
+        interval: 50,
+      })
+      .toBe(404);
     await expect.poll(async () => (await ctx.client.get(`/apis/${group}/v1`)).status, { timeout: 15_000, interval: 50 }).toBe(404);
   });
 }

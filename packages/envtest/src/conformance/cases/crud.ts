@@ -33,7 +33,10 @@ export function crudCases(ctx: SuiteContext): void {
 
   test('create: a YAML body is accepted with Content-Type application/yaml', async () => {
     const ns = await ctx.namespace();
-    const res = await ctx.client.request('POST', cmPath(ns), { rawBody: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: yml\ndata:\n  k: v\n', contentType: 'application/yaml' });
+    const res = await ctx.client.request('POST', cmPath(ns), {
+      rawBody: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: yml\ndata:\n  k: v\n',
+      contentType: 'application/yaml',
+    });
     expect(res.status).toBe(201);
     expect(res.body.data).toEqual({ k: 'v' });
   });
@@ -115,7 +118,12 @@ export function crudCases(ctx: SuiteContext): void {
     expect(first.status).toBe(200);
     expect(rvOf(first.body)).toBeGreaterThan(rvOf(created));
     const stale = await ctx.client.put(cmPath(ns, 'c'), { ...created, data: { v: '3' } });
-    expectStatus(stale, 409, 'Conflict', 'Operation cannot be fulfilled on configmaps "c": the object has been modified; please apply your changes to the latest version and try again');
+    expectStatus(
+      stale,
+      409,
+      'Conflict',
+      'Operation cannot be fulfilled on configmaps "c": the object has been modified; please apply your changes to the latest version and try again',
+    );
   });
 
   test('update: an identical PUT keeps the resourceVersion', async () => {
@@ -142,7 +150,12 @@ export function crudCases(ctx: SuiteContext): void {
 
   test('update: Lease allows create-on-update (201)', async () => {
     const ns = await ctx.namespace();
-    const lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'leader' }, spec: { holderIdentity: 'a', leaseDurationSeconds: 15, renewTime: '2026-01-02T03:04:05.000000Z' } };
+    const lease = {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'leader' },
+      spec: { holderIdentity: 'a', leaseDurationSeconds: 15, renewTime: '2026-01-02T03:04:05.000000Z' },
+    };
     const res = await ctx.client.put(`/apis/coordination.k8s.io/v1/namespaces/${ns}/leases/leader`, lease);
     expect(res.status).toBe(201);
     expect(res.body.spec).toMatchObject({ holderIdentity: 'a', renewTime: '2026-01-02T03:04:05.000000Z' });
@@ -159,7 +172,11 @@ export function crudCases(ctx: SuiteContext): void {
 
   test('Secret: stringData is merged into base64 data and type defaults to Opaque', async () => {
     const ns = await ctx.namespace();
-    const res = await ctx.client.post(`/api/v1/namespaces/${ns}/secrets`, { metadata: { name: 's' }, data: { a: Buffer.from('x').toString('base64') }, stringData: { b: 'hello' } });
+    const res = await ctx.client.post(`/api/v1/namespaces/${ns}/secrets`, {
+      metadata: { name: 's' },
+      data: { a: Buffer.from('x').toString('base64') },
+      stringData: { b: 'hello' },
+    });
     expect(res.status).toBe(201);
     expect(res.body.data).toEqual({ a: Buffer.from('x').toString('base64'), b: Buffer.from('hello').toString('base64') });
     expect(res.body.stringData).toBeUndefined();
@@ -176,7 +193,8 @@ export function crudCases(ctx: SuiteContext): void {
   });
 
   test('Namespace: the system namespaces exist', async () => {
-    for (const name of ['default', 'kube-system', 'kube-public']) expect((await ctx.client.get(`/api/v1/namespaces/${name}`)).status, name).toBe(200);
+    for (const name of ['default', 'kube-system', 'kube-public'])
+      expect((await ctx.client.get(`/api/v1/namespaces/${name}`)).status, name).toBe(200);
   });
 
   test('routing: a namespaced object is not reachable without its namespace, nor a cluster-scoped one with one', async () => {

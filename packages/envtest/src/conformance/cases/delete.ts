@@ -9,7 +9,12 @@ export function deleteCases(ctx: SuiteContext): void {
     const created = (await ctx.client.post(cmPath(ns), configMap('d'))).body;
     const res = await ctx.client.delete(cmPath(ns, 'd'), { propagationPolicy: 'Background' });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Success', details: { name: 'd', kind: 'configmaps', uid: created.metadata.uid } });
+    expect(res.body).toMatchObject({
+      kind: 'Status',
+      apiVersion: 'v1',
+      status: 'Success',
+      details: { name: 'd', kind: 'configmaps', uid: created.metadata.uid },
+    });
     expect((await ctx.client.get(cmPath(ns, 'd'))).status).toBe(404);
     expectStatus(await ctx.client.delete(cmPath(ns, 'd')), 404, 'NotFound');
   });
@@ -32,17 +37,20 @@ export function deleteCases(ctx: SuiteContext): void {
       expect(res.status).toBe(200);
       expect(res.body.kind).toBe('ConfigMap');
       expect(res.body.metadata.deletionTimestamp).toMatch(/Z$/);
-      expect((await w.next())).toMatchObject({ type: 'MODIFIED' });
+      expect(await w.next()).toMatchObject({ type: 'MODIFIED' });
       const marked = (await ctx.client.get(cmPath(ns, 'f'))).body;
       expect(marked.metadata.deletionTimestamp).toBe(res.body.metadata.deletionTimestamp);
       // A second delete changes nothing.
       expect((await ctx.client.delete(cmPath(ns, 'f'))).body.metadata.resourceVersion).toBe(marked.metadata.resourceVersion);
       // New finalizers cannot be added while deleting.
-      const add = await ctx.client.put(cmPath(ns, 'f'), { ...marked, metadata: { ...marked.metadata, finalizers: ['example.com/hold', 'example.com/more'] } });
+      const add = await ctx.client.put(cmPath(ns, 'f'), {
+        ...marked,
+        metadata: { ...marked.metadata, finalizers: ['example.com/hold', 'example.com/more'] },
+      });
       expectStatus(add, 422, 'Invalid');
       const removed = await ctx.client.put(cmPath(ns, 'f'), { ...marked, metadata: { ...marked.metadata, finalizers: [] } });
       expect(removed.status).toBe(200);
-      expect((await w.next())).toMatchObject({ type: 'DELETED', object: { metadata: { name: 'f' } } });
+      expect(await w.next()).toMatchObject({ type: 'DELETED', object: { metadata: { name: 'f' } } });
       expect((await ctx.client.get(cmPath(ns, 'f'))).status).toBe(404);
     } finally {
       w.close();
@@ -73,7 +81,12 @@ export function deleteCases(ctx: SuiteContext): void {
 
   test('deletecollection: deletes the objects matching a label selector', async () => {
     const ns = await ctx.namespace();
-    for (const [name, app] of [['a', 'x'], ['b', 'x'], ['c', 'y']] as const) await ctx.client.post(cmPath(ns), configMap(name, {}, { app }));
+    for (const [name, app] of [
+      ['a', 'x'],
+      ['b', 'x'],
+      ['c', 'y'],
+    ] as const)
+      await ctx.client.post(cmPath(ns), configMap(name, {}, { app }));
     const res = await ctx.client.delete(cmPath(ns), undefined, { labelSelector: 'app=x' });
     expect(res.status).toBe(200);
     const left = (await ctx.client.get(cmPath(ns))).body.items.map((i: any) => i.metadata.name);
@@ -89,7 +102,12 @@ export function deleteCases(ctx: SuiteContext): void {
     if (got.status === 200) {
       expect(got.body.status.phase).toBe('Terminating');
       const create = await ctx.client.post(cmPath(ns), configMap('late'));
-      expectStatus(create, 403, 'Forbidden', `configmaps "late" is forbidden: unable to create new content in namespace ${ns} because it is being terminated`);
+      expectStatus(
+        create,
+        403,
+        'Forbidden',
+        `configmaps "late" is forbidden: unable to create new content in namespace ${ns} because it is being terminated`,
+      );
     }
   });
 }

@@ -38,14 +38,20 @@ export function discoveryCases(ctx: SuiteContext): void {
     const res = await ctx.client.get('/api/v1');
     expect(res.status).toBe(200);
     const byName = new Map((res.body.resources as any[]).map((r) => [r.name, r]));
-    expect(byName.get('configmaps')).toMatchObject({ namespaced: true, kind: 'ConfigMap', verbs: expect.arrayContaining(['create', 'get', 'list', 'watch', 'patch', 'update', 'delete']) });
+    expect(byName.get('configmaps')).toMatchObject({
+      namespaced: true,
+      kind: 'ConfigMap',
+      verbs: expect.arrayContaining(['create', 'get', 'list', 'watch', 'patch', 'update', 'delete']),
+    });
     expect(byName.get('namespaces')).toMatchObject({ namespaced: false, kind: 'Namespace' });
     expect(byName.get('namespaces/status')).toMatchObject({ kind: 'Namespace' });
     expect(byName.get('secrets')).toMatchObject({ namespaced: true, kind: 'Secret' });
   });
 
   test('discovery: /openapi/v2 answers with the exact protobuf media type kubectl accepts', async () => {
-    const res = await ctx.client.request('GET', '/openapi/v2', { headers: { Accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' } });
+    const res = await ctx.client.request('GET', '/openapi/v2', {
+      headers: { Accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
   });
@@ -67,10 +73,25 @@ export function discoveryCases(ctx: SuiteContext): void {
   });
 
   test('discovery: an unknown version or resource under /api or a served group is a NotFound Status', async () => {
-    for (const path of ['/api/v2', '/api/v1/widgets', '/api/v1/namespaces/default/widgets', '/apis/coordination.k8s.io/v9', '/apis/coordination.k8s.io/v1/nope']) {
+    for (const path of [
+      '/api/v2',
+      '/api/v1/widgets',
+      '/api/v1/namespaces/default/widgets',
+      '/apis/coordination.k8s.io/v9',
+      '/apis/coordination.k8s.io/v1/nope',
+    ]) {
       const res = await ctx.client.get(path);
       expect(res.status, path).toBe(404);
-      expect(res.body, path).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', details: {}, code: 404 });
+      expect(res.body, path).toEqual({
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: 'the server could not find the requested resource',
+        reason: 'NotFound',
+        details: {},
+        code: 404,
+      });
     }
   });
 }

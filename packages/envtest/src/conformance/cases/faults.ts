@@ -24,7 +24,10 @@ export function faultCases(ctx: SuiteContext): void {
     const events = await w.waitForEnd(5000);
     expect(events).toEqual([{ type: 'ERROR', object: expect.objectContaining({ kind: 'Status', code: 410, reason: 'Expired' }) }]);
     // Only the next watch fails.
-    const again = await ctx.client.watch(cmPath(ns), { resourceVersion: (await ctx.client.get(cmPath(ns))).body.metadata.resourceVersion, timeoutSeconds: 1 });
+    const again = await ctx.client.watch(cmPath(ns), {
+      resourceVersion: (await ctx.client.get(cmPath(ns))).body.metadata.resourceVersion,
+      timeoutSeconds: 1,
+    });
     expect((await again.waitForEnd(5000)).filter((e) => e.type === 'ERROR')).toEqual([]);
   });
 }

@@ -47,7 +47,12 @@ export function listCases(ctx: SuiteContext): void {
     const ns = await ctx.namespace();
     await seed(ctx, ns);
     expect(names((await ctx.client.get(cmPath(ns), { fieldSelector: 'metadata.name=cm-2' })).body)).toEqual(['cm-2']);
-    expect(names((await ctx.client.get(cmPath(ns), { fieldSelector: 'metadata.name!=cm-2' })).body)).toEqual(['cm-0', 'cm-1', 'cm-3', 'cm-4']);
+    expect(names((await ctx.client.get(cmPath(ns), { fieldSelector: 'metadata.name!=cm-2' })).body)).toEqual([
+      'cm-0',
+      'cm-1',
+      'cm-3',
+      'cm-4',
+    ]);
     const all = await ctx.client.get('/api/v1/configmaps', { fieldSelector: `metadata.namespace=${ns}` });
     expect(names(all.body)).toEqual(['cm-0', 'cm-1', 'cm-2', 'cm-3', 'cm-4']);
     const bad = await ctx.client.get(cmPath(ns), { fieldSelector: 'spec.foo=bar' });

@@ -14,10 +14,17 @@ export function representationCases(ctx: SuiteContext): void {
     await ctx.client.post(cmPath(ns), configMap('m', { secret: 'value' }, { a: 'b' }));
     const one = await ctx.client.request('GET', cmPath(ns, 'm'), { headers: { Accept: POM } });
     expect(one.status).toBe(200);
-    expect(one.body).toMatchObject({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: 'm', labels: { a: 'b' } } });
+    expect(one.body).toMatchObject({
+      kind: 'PartialObjectMetadata',
+      apiVersion: 'meta.k8s.io/v1',
+      metadata: { name: 'm', labels: { a: 'b' } },
+    });
     expect(one.body.data).toBeUndefined();
     const list = await ctx.client.request('GET', cmPath(ns), { headers: { Accept: POM_LIST } });
-    expect(list.body).toMatchObject({ kind: 'PartialObjectMetadataList', items: [{ kind: 'PartialObjectMetadata', metadata: { name: 'm' } }] });
+    expect(list.body).toMatchObject({
+      kind: 'PartialObjectMetadataList',
+      items: [{ kind: 'PartialObjectMetadata', metadata: { name: 'm' } }],
+    });
     expect(list.body.metadata.resourceVersion).toMatch(/^\d+$/);
   });
 
@@ -37,7 +44,12 @@ export function representationCases(ctx: SuiteContext): void {
   test('representation: a Table of custom resources uses the CRD printer columns', async () => {
     const group = await installWidgets(ctx, { printerColumns: true });
     const ns = await ctx.namespace();
-    const created = await ctx.client.post(`/apis/${group}/v1/namespaces/${ns}/widgets`, { apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name: 'w' }, spec: { size: 7 } });
+    const created = await ctx.client.post(`/apis/${group}/v1/namespaces/${ns}/widgets`, {
+      apiVersion: `${group}/v1`,
+      kind: 'Widget',
+      metadata: { name: 'w' },
+      spec: { size: 7 },
+    });
     expect(created.status, created.text).toBe(201);
     const res = await ctx.client.request('GET', `/apis/${group}/v1/namespaces/${ns}/widgets`, { headers: { Accept: TABLE } });
     expect(res.body.columnDefinitions.map((c: { name: string }) => c.name)).toEqual(['Name', 'Size', 'Color']);

@@ -70,7 +70,8 @@ export function watchCases(ctx: SuiteContext): void {
     const w = await ctx.client.watch(cmPath(ns), { resourceVersion: start, labelSelector: 'app=web' });
     try {
       const created = (await ctx.client.post(cmPath(ns), configMap('m', {}, { app: 'other' }))).body;
-      const entered = (await ctx.client.put(cmPath(ns, 'm'), { ...created, metadata: { ...created.metadata, labels: { app: 'web' } } })).body;
+      const entered = (await ctx.client.put(cmPath(ns, 'm'), { ...created, metadata: { ...created.metadata, labels: { app: 'web' } } }))
+        .body;
       await ctx.client.put(cmPath(ns, 'm'), { ...entered, metadata: { ...entered.metadata, labels: { app: 'gone' } } });
       const events = await w.until((e) => e.type === 'DELETED');
       expect(events.map((e) => e.type)).toEqual(['ADDED', 'DELETED']);
@@ -135,7 +136,16 @@ export function watchCases(ctx: SuiteContext): void {
     expect(w.status).toBe(200);
     const events = await w.waitForEnd(10_000);
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ type: 'ERROR', object: { kind: 'Status', status: 'Failure', code: 410, reason: 'Expired', message: expect.stringMatching(/^too old resource version/) } });
+    expect(events[0]).toMatchObject({
+      type: 'ERROR',
+      object: {
+        kind: 'Status',
+        status: 'Failure',
+        code: 410,
+        reason: 'Expired',
+        message: expect.stringMatching(/^too old resource version/),
+      },
+    });
   });
 
   test('watch: sendInitialEvents without resourceVersionMatch=NotOlderThan is 422', async () => {
@@ -148,7 +158,11 @@ export function watchCases(ctx: SuiteContext): void {
     const ns = await ctx.namespace();
     await ctx.client.post(cmPath(ns), configMap('s1'));
     await ctx.client.post(cmPath(ns), configMap('s2'));
-    const w = await ctx.client.watch(cmPath(ns), { sendInitialEvents: 'true', resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: 'true' });
+    const w = await ctx.client.watch(cmPath(ns), {
+      sendInitialEvents: 'true',
+      resourceVersionMatch: 'NotOlderThan',
+      allowWatchBookmarks: 'true',
+    });
     try {
       if (w.status === 422) return;
       expect(w.status).toBe(200);

@@ -38,15 +38,33 @@ export function writeGroup(res: ServerResponse, registry: ResourceRegistry, clus
   writeJson(res, 200, { kind: 'APIGroup', apiVersion: 'v1', ...groupDocument(g.name, g.versions) });
 }
 
-export function writeResourceList(res: ServerResponse, registry: ResourceRegistry, cluster: string | undefined, group: string, version: string): void {
+export function writeResourceList(
+  res: ServerResponse,
+  registry: ResourceRegistry,
+  cluster: string | undefined,
+  group: string,
+  version: string,
+): void {
   const resources: Record<string, unknown>[] = [];
   for (const t of registry.resourcesIn(cluster, group, version)) {
-    const main: Record<string, unknown> = { name: t.resource, singularName: t.singular, namespaced: t.namespaced, kind: t.kind, verbs: t.verbs };
+    const main: Record<string, unknown> = {
+      name: t.resource,
+      singularName: t.singular,
+      namespaced: t.namespaced,
+      kind: t.kind,
+      verbs: t.verbs,
+    };
     if (t.shortNames?.length) main['shortNames'] = t.shortNames;
     if (t.categories?.length) main['categories'] = t.categories;
     resources.push(main);
     for (const sub of t.subresources)
-      resources.push({ name: `${t.resource}/${sub}`, singularName: '', namespaced: t.namespaced, kind: t.kind, verbs: sub === 'finalize' ? ['update'] : ['get', 'patch', 'update'] });
+      resources.push({
+        name: `${t.resource}/${sub}`,
+        singularName: '',
+        namespaced: t.namespaced,
+        kind: t.kind,
+        verbs: sub === 'finalize' ? ['update'] : ['get', 'patch', 'update'],
+      });
   }
   writeJson(res, 200, { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: groupVersion(group, version), resources });
 }

@@ -28,7 +28,8 @@ export function handleList(state: ApiState, res: ServerResponse, target: Collect
   let start = '';
   try {
     if (opts.continueToken) {
-      if (opts.resourceVersion !== undefined && opts.resourceVersion !== '0') throw badRequest('specifying resource version is not allowed when using continue');
+      if (opts.resourceVersion !== undefined && opts.resourceVersion !== '0')
+        throw badRequest('specifying resource version is not allowed when using continue');
       const token = decodeContinue(opts.continueToken);
       start = token.start;
       try {
@@ -41,7 +42,8 @@ export function handleList(state: ApiState, res: ServerResponse, target: Collect
     } else {
       const rv = opts.resourceVersion === undefined ? undefined : Number(opts.resourceVersion);
       if (rv !== undefined && rv > store.currentRv) throw new ResourceVersionTooLargeError(rv, store.currentRv);
-      const exact = rv !== undefined && rv !== 0 && (opts.resourceVersionMatch === 'Exact' || (opts.resourceVersionMatch === '' && opts.limit > 0));
+      const exact =
+        rv !== undefined && rv !== 0 && (opts.resourceVersionMatch === 'Exact' || (opts.resourceVersionMatch === '' && opts.limit > 0));
       snapshot = exact ? store.snapshotAt(scope, rv) : store.snapshot(scope);
     }
   } catch (err) {
@@ -51,7 +53,9 @@ export function handleList(state: ApiState, res: ServerResponse, target: Collect
   }
 
   const shown = target.clusters;
-  const matching = snapshot.items.filter((i) => i.sortKey >= start && (!shown || shown(Store.clusterOfSortKey(i.sortKey))) && matchesSelectors(opts, i.object));
+  const matching = snapshot.items.filter(
+    (i) => i.sortKey >= start && (!shown || shown(Store.clusterOfSortKey(i.sortKey))) && matchesSelectors(opts, i.object),
+  );
   const page = opts.limit > 0 ? matching.slice(0, opts.limit) : matching;
   const metadata: Record<string, unknown> = { resourceVersion: String(snapshot.rv) };
   if (page.length < matching.length) {
@@ -62,7 +66,9 @@ export function handleList(state: ApiState, res: ServerResponse, target: Collect
     kind: target.type.listKind,
     apiVersion: groupVersion(target.type.group, target.version),
     metadata,
-    items: page.map((i) => present(i.object, target.type, target.version, state.options.logicalClusters ? Store.clusterOfSortKey(i.sortKey) : undefined)),
+    items: page.map((i) =>
+      present(i.object, target.type, target.version, state.options.logicalClusters ? Store.clusterOfSortKey(i.sortKey) : undefined),
+    ),
   };
   writeJson(res, 200, renderList(rep, list, target.type, target.version), contentTypeOf(rep, true));
 }

@@ -54,7 +54,7 @@ export function handleWatch(state: ApiState, res: ServerResponse, target: Collec
     if (e.type === 'DELETED') {
       if (before) send('DELETED', e.object, cluster);
     } else if (nowMatches) send(before ? 'MODIFIED' : 'ADDED', now, cluster);
-    else if (before) send('DELETED', { ...e.prev!, metadata: { ...e.prev!.metadata, resourceVersion: String(e.rv) } }, cluster);
+    else if (before) send('DELETED', { ...e.prev, metadata: { ...e.prev.metadata, resourceVersion: String(e.rv) } }, cluster);
   };
 
   const rv = opts.resourceVersion === undefined ? undefined : Number(opts.resourceVersion);
@@ -72,7 +72,8 @@ export function handleWatch(state: ApiState, res: ServerResponse, target: Collec
     }
   } catch (err) {
     if (err instanceof ResourceVersionExpiredError) stream.send('ERROR', expired(err.message).toStatus());
-    else if (err instanceof ResourceVersionTooLargeError) stream.send('ERROR', tooLargeResourceVersion(err.requested, err.current).toStatus());
+    else if (err instanceof ResourceVersionTooLargeError)
+      stream.send('ERROR', tooLargeResourceVersion(err.requested, err.current).toStatus());
     else throw err;
     stream.end();
     return;

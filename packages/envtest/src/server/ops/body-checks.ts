@@ -21,14 +21,16 @@ export function objectFromBody(target: CollectionTarget, body: Record<string, un
   if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) throw badRequest('metadata must be an object');
   const obj = structuredClone({ ...body, metadata }) as StoredObject;
   const { apiVersion: _a, kind: _k, ...rest } = obj;
-  return { apiVersion: gv, kind: target.type.kind, ...rest } as StoredObject;
+  return { apiVersion: gv, kind: target.type.kind, ...rest };
 }
 
 /** What the unstructured decoder answers for a custom resource body without `kind`. */
 function missingKind(target: CollectionTarget, body: Record<string, unknown>): Error {
   const text = JSON.stringify(body);
   const short = text.length > 30 ? `${text.slice(0, 30)} ...` : text;
-  return badRequest(`the object provided is unrecognized (must be of type ${target.type.kind}): Object 'Kind' is missing in '${text}' (${short})`);
+  return badRequest(
+    `the object provided is unrecognized (must be of type ${target.type.kind}): Object 'Kind' is missing in '${text}' (${short})`,
+  );
 }
 
 export function checkNamespace(obj: StoredObject, namespace: string | undefined): void {
@@ -39,6 +41,7 @@ export function checkNamespace(obj: StoredObject, namespace: string | undefined)
 
 export function checkName(obj: StoredObject, name: string): void {
   const n = obj.metadata.name;
-  if (n !== undefined && n !== '' && n !== name) throw badRequest(`the name of the object (${String(n)}) does not match the name on the URL (${name})`);
+  if (n !== undefined && n !== '' && n !== name)
+    throw badRequest(`the name of the object (${String(n)}) does not match the name on the URL (${name})`);
   obj.metadata.name = name;
 }

@@ -14,15 +14,22 @@ import type { WriteOptions } from './write-options.js';
 
 const GENERATE_NAME_ATTEMPTS = 8;
 
-export function createObject(state: ApiState, target: CollectionTarget & { cluster: string }, obj: StoredObject, opts: WriteOptions): StoredObject {
+export function createObject(
+  state: ApiState,
+  target: CollectionTarget & { cluster: string },
+  obj: StoredObject,
+  opts: WriteOptions,
+): StoredObject {
   const { type } = target;
   const gr = { group: type.group, resource: type.resource };
   const m = obj.metadata as Record<string, unknown>;
-  if (m['resourceVersion'] !== undefined && m['resourceVersion'] !== '') throw unknownServerError('resourceVersion should not be set on objects to be created');
+  if (m['resourceVersion'] !== undefined && m['resourceVersion'] !== '')
+    throw unknownServerError('resourceVersion should not be set on objects to be created');
   checkNamespace(obj, target.namespace);
   const prefix = typeof m['generateName'] === 'string' ? m['generateName'] : '';
   const generated = (typeof m['name'] !== 'string' || m['name'] === '') && prefix !== '';
-  if (type.namespaced && target.namespace !== undefined) admitNamespacedCreate(state, target.cluster, target.namespace, gr, String(m['name'] ?? ''));
+  if (type.namespaced && target.namespace !== undefined)
+    admitNamespacedCreate(state, target.cluster, target.namespace, gr, String(m['name'] ?? ''));
 
   for (let attempt = 0; ; attempt++) {
     const candidate = structuredClone(obj);

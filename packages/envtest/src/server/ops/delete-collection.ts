@@ -9,7 +9,12 @@ import type { CollectionTarget } from '../object-target.js';
 import type { DeleteOptions } from './delete.js';
 import { deleteObject } from './delete.js';
 
-export function deleteCollection(state: ApiState, target: CollectionTarget & { cluster: string }, list: ListOptions, opts: DeleteOptions): StoredObject[] {
+export function deleteCollection(
+  state: ApiState,
+  target: CollectionTarget & { cluster: string },
+  list: ListOptions,
+  opts: DeleteOptions,
+): StoredObject[] {
   const scope = { resource: storageResource(target.type), cluster: target.cluster, namespace: target.namespace };
   const out: StoredObject[] = [];
   for (const item of state.store.snapshot(scope).items) {

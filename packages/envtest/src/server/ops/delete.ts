@@ -38,16 +38,23 @@ export function deleteObject(state: ApiState, target: ObjectTarget, opts: Delete
   if (pre?.uid !== undefined && pre.uid !== m['uid'])
     throw conflict(gr, target.name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${String(m['uid'])}`);
   if (pre?.resourceVersion !== undefined && pre.resourceVersion !== m['resourceVersion'])
-    throw conflict(gr, target.name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${String(m['resourceVersion'])}`);
+    throw conflict(
+      gr,
+      target.name,
+      `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${String(m['resourceVersion'])}`,
+    );
   if (opts.propagationPolicy !== undefined && !POLICIES.includes(opts.propagationPolicy))
-    throw badRequest(`propagationPolicy: Unsupported value: "${opts.propagationPolicy}": supported values: "Foreground", "Background", "Orphan"`);
+    throw badRequest(
+      `propagationPolicy: Unsupported value: "${opts.propagationPolicy}": supported values: "Foreground", "Background", "Orphan"`,
+    );
 
   const finalizers = [...finalizersOf(old)];
   const addFinalizer = (f: string): void => {
     if (!finalizers.includes(f)) finalizers.push(f);
   };
   if (opts.propagationPolicy === 'Foreground') addFinalizer('foregroundDeletion');
-  if (opts.propagationPolicy === 'Orphan' || (opts.propagationPolicy === undefined && opts.orphanDependents === true)) addFinalizer('orphan');
+  if (opts.propagationPolicy === 'Orphan' || (opts.propagationPolicy === undefined && opts.orphanDependents === true))
+    addFinalizer('orphan');
   if (key.resource === CRD_RESOURCE) addFinalizer(CRD_CLEANUP_FINALIZER);
   const pending = finalizers.length > 0 || (key.resource === NAMESPACE_RESOURCE && namespaceSpecFinalizers(old).length > 0);
 
@@ -62,7 +69,7 @@ export function deleteObject(state: ApiState, target: ObjectTarget, opts: Delete
     nm['deletionTimestamp'] = nowTimestamp();
     nm['deletionGracePeriodSeconds'] = 0;
     if (typeof nm['generation'] === 'number' && nm['generation'] > 0) nm['generation'] += 1;
-    if (key.resource === NAMESPACE_RESOURCE) next['status'] = { ...((next['status'] as object | undefined) ?? {}), phase: 'Terminating' };
+    if (key.resource === NAMESPACE_RESOURCE) next['status'] = { ...((next['status']) ?? {}), phase: 'Terminating' };
     if (key.resource === CRD_RESOURCE) markCrdTerminating(next);
   }
   if (opts.dryRun) return { removed: false, object: next };
@@ -72,6 +79,12 @@ export function deleteObject(state: ApiState, target: ObjectTarget, opts: Delete
 function markCrdTerminating(crd: StoredObject): void {
   const status = (crd['status'] as { conditions?: unknown[] } | undefined) ?? {};
   const conditions = (status.conditions ?? []).filter((c) => (c as { type?: string }).type !== 'Terminating');
-  conditions.push({ type: 'Terminating', status: 'True', lastTransitionTime: nowTimestamp(), reason: 'InstanceDeletionPending', message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon' });
+  conditions.push({
+    type: 'Terminating',
+    status: 'True',
+    lastTransitionTime: nowTimestamp(),
+    reason: 'InstanceDeletionPending',
+    message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon',
+  });
   crd['status'] = { ...status, conditions };
 }

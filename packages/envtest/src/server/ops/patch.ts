@@ -6,7 +6,15 @@ import { required, forbiddenField } from '../../api/field-error.js';
 import { JsonPatchError, applyJsonPatch } from '../../api/patch/json-patch.js';
 import { applyMergePatch, isPlainObject } from '../../api/patch/merge-patch.js';
 import { StrategicMergePatchError, applyStrategicMergePatch } from '../../api/patch/strategic-merge-patch.js';
-import { OPTIMISTIC_LOCK_MESSAGE, StatusError, badRequest, conflict, invalid, notFound, unsupportedMediaType } from '../../api/status-error.js';
+import {
+  OPTIMISTIC_LOCK_MESSAGE,
+  StatusError,
+  badRequest,
+  conflict,
+  invalid,
+  notFound,
+  unsupportedMediaType,
+} from '../../api/status-error.js';
 import type { StoredObject } from '../../storage/types.js';
 import type { ApiState } from '../api-state.js';
 import { decodeJson, decodeYamlOrJson, requireObject } from '../body.js';
@@ -36,8 +44,10 @@ export function patchObject(state: ApiState, target: ObjectTarget, mediaType: st
   const accepted = type.custom ? [JSON_PATCH, MERGE_PATCH, APPLY_PATCH] : [JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH, APPLY_PATCH];
   if (!accepted.includes(mediaType)) throw unsupportedMediaType(accepted);
   const isApply = mediaType === APPLY_PATCH;
-  if (!isApply && opts.force !== undefined) throw invalid('meta.k8s.io', 'PatchOptions', '', [forbiddenField('force', 'may not be specified for non-apply patch')]);
-  if (isApply && (!opts.explicitFieldManager || !opts.fieldManager)) throw invalid('meta.k8s.io', 'PatchOptions', '', [required('fieldManager', 'is required for apply patch')]);
+  if (!isApply && opts.force !== undefined)
+    throw invalid('meta.k8s.io', 'PatchOptions', '', [forbiddenField('force', 'may not be specified for non-apply patch')]);
+  if (isApply && (!opts.explicitFieldManager || !opts.fieldManager))
+    throw invalid('meta.k8s.io', 'PatchOptions', '', [required('fieldManager', 'is required for apply patch')]);
 
   const patch = isApply ? decodeYamlOrJson(body) : decodeJson(body);
   opts = { ...opts, applying: isApply };
@@ -68,15 +78,18 @@ export function patchObject(state: ApiState, target: ObjectTarget, mediaType: st
     if (err instanceof JsonPatchError || err instanceof StrategicMergePatchError) throw new StatusError(422, 'Invalid', err.message);
     throw badRequest(`the patch could not be applied: ${(err as Error).message}`);
   }
-  if (!isPlainObject(patched) || !isPlainObject(patched['metadata'])) throw new StatusError(422, 'Invalid', 'the patched object must have metadata');
+  if (!isPlainObject(patched) || !isPlainObject(patched['metadata']))
+    throw new StatusError(422, 'Invalid', 'the patched object must have metadata');
   const next = patched as StoredObject;
   // A resourceVersion or uid written by the patch is a precondition (MergeFromWithOptimisticLock relies on it).
-  if (next.metadata.resourceVersion !== undefined && next.metadata.resourceVersion !== old.metadata.resourceVersion) throw conflict(gr, target.name, OPTIMISTIC_LOCK_MESSAGE);
+  if (next.metadata.resourceVersion !== undefined && next.metadata.resourceVersion !== old.metadata.resourceVersion)
+    throw conflict(gr, target.name, OPTIMISTIC_LOCK_MESSAGE);
   const uid = (next.metadata as Record<string, unknown>)['uid'];
   const oldUid = (old.metadata as Record<string, unknown>)['uid'];
   if (uid !== undefined && uid !== oldUid)
     throw conflict(gr, target.name, `Precondition failed: UID in precondition: ${String(uid)}, UID in object meta: ${String(oldUid)}`);
   next.metadata.resourceVersion = old.metadata.resourceVersion;
-  if (next.metadata.name !== target.name) throw badRequest(`the name of the object (${String(next.metadata.name)}) does not match the name on the URL (${target.name})`);
+  if (next.metadata.name !== target.name)
+    throw badRequest(`the name of the object (${String(next.metadata.name)}) does not match the name on the URL (${target.name})`);
   return { object: applyUpdate(state, target, next, old, opts), created: false };
 }

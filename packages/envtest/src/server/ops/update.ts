@@ -45,8 +45,12 @@ export function applyUpdate(state: ApiState, target: ObjectTarget, obj: StoredOb
       // Built-ins fail in the registry strategy (Go prints the uint64 as 0x0, naming the Kind); custom resources in
       // the storage layer, which names the resource and prints a plain 0.
       throw type.custom
-        ? invalid(type.group, type.resource, target.name, [invalidValue('metadata.resourceVersion', new RawValue('0'), 'must be specified for an update')])
-        : invalid(type.group, type.kind, target.name, [invalidValue('metadata.resourceVersion', new RawValue('0x0'), 'must be specified for an update')]);
+        ? invalid(type.group, type.resource, target.name, [
+            invalidValue('metadata.resourceVersion', new RawValue('0'), 'must be specified for an update'),
+          ])
+        : invalid(type.group, type.kind, target.name, [
+            invalidValue('metadata.resourceVersion', new RawValue('0x0'), 'must be specified for an update'),
+          ]);
   } else if (rv !== old.metadata.resourceVersion) {
     throw conflict({ group: type.group, resource: type.resource }, target.name, OPTIMISTIC_LOCK_MESSAGE);
   }
