@@ -21,7 +21,7 @@ export const mirrorNamespace = 'fleet';
 
 /** A DNS-safe name for a member's object in the host. */
 export function mirrorName(cluster: string, namespace: string, name: string): string {
-  const base = cluster.split(/[\/+]/).filter(Boolean).pop() ?? cluster;
+  const base = cluster.split(/[/+]/).filter(Boolean).pop() ?? cluster;
   const clean = `${base}.${namespace}.${name}`
     .toLowerCase()
     .replace(/[^a-z0-9.-]+/g, '-')

@@ -9,7 +9,7 @@ import { KubeconfigFileProvider, KubeconfigSecretProvider } from '@multicluster-
 import { addBenchController } from './bench-controller.js';
 import { runnerMain, type StartImpl } from './serve-runner.js';
 
-const start: StartImpl = async (args, recorder) => {
+const start: StartImpl = (args, recorder) => {
   const host = new KubeConfig();
   host.loadFromFile(args.hostKubeconfig);
   const provider: ProviderRunnable =
@@ -25,13 +25,13 @@ const start: StartImpl = async (args, recorder) => {
     process.stderr.write(`mcr runner: manager failed: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);
   });
-  return {
+  return Promise.resolve({
     engaged: () => mgr.engagedClusters().filter((name) => name !== '').length,
     stop: async () => {
       stop.abort();
       await running.catch(() => {});
     },
-  };
+  });
 };
 
 runnerMain('mcr', start);

@@ -3,7 +3,7 @@
  * commands until "stop" or until stdin closes (the bench went away), and stops the implementation before exiting.
  */
 import { createInterface } from 'node:readline';
-import type { RunnerCommand, RunnerMessage, RunnerReply } from '../protocol.js';
+import type { RunnerCommand, RunnerMessage } from '../protocol.js';
 import { memoryAfterGc } from './gc-memory.js';
 import { Recorder } from './recorder.js';
 import { parseRunnerArgs, type RunnerArgs } from './runner-args.js';

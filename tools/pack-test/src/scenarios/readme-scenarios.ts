@@ -37,8 +37,8 @@ export const readmeScenarios: ExampleScenario[] = [
   {
     readme: 'packages/envtest/README.md',
     packages: ['envtest'],
-    async prepare(fx) {
-      return { cwd: fx.dir, env: {}, runsUntilSignalled: false, steps: [{ expect: [/\{ a: 'b' \}/] }] };
+    prepare(fx) {
+      return Promise.resolve({ cwd: fx.dir, env: {}, runsUntilSignalled: false, steps: [{ expect: [/\{ a: 'b' \}/] }] });
     },
   },
   {
