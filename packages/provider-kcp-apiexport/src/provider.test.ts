@@ -32,7 +32,7 @@ const thing = (name: string, color: string): KubeObject => ({ ...THING, metadata
 class RecordingAware implements Aware {
   readonly engaged = new Map<string, Cluster>();
   readonly history: string[] = [];
-  async engage(signal: AbortSignal, name: string, cluster: Cluster): Promise<void> {
+  engage(signal: AbortSignal, name: string, cluster: Cluster): Promise<void> {
     this.engaged.set(name, cluster);
     this.history.push(`+${name}`);
     signal.addEventListener(
@@ -43,6 +43,7 @@ class RecordingAware implements Aware {
       },
       { once: true },
     );
+    return Promise.resolve();
   }
 }
 

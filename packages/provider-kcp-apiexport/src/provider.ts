@@ -179,7 +179,8 @@ export class ApiExportProvider implements ProviderRunnable {
     const endpoint = new Endpoint(slot.url, this.options.exportConfig, {
       logger: this.log.with({ endpoint: slot.url }),
       isReady: this.isReady,
-      onChange: (cluster) => this.reconcile(cluster),
+      // reconcile() never rejects (converge's errors are logged and retried) and its chain is awaited by shutdown.
+      onChange: (cluster) => void this.reconcile(cluster),
       startTimeoutMs: this.options.endpointStartTimeoutMs ?? 10_000,
     });
     try {
@@ -201,7 +202,8 @@ export class ApiExportProvider implements ProviderRunnable {
     slot.failures = 0;
     slot.endpoint = endpoint;
     this.log.info('endpoint started', { endpoint: slot.url });
-    for (const cluster of endpoint.clusters()) this.reconcile(cluster);
+    // Not awaited: each cluster's convergence runs on its own chain, which shutdown awaits; reconcile never rejects.
+    for (const cluster of endpoint.clusters()) void this.reconcile(cluster);
   }
 
   private async removeEndpoint(slot: EndpointSlot): Promise<void> {
