@@ -31,8 +31,9 @@ describe.skipIf(reason !== undefined)(reason ? `real kind suite skipped: ${reaso
   test('engages a kind cluster with a working client and disengages it when it is deleted', { timeout: 240_000 }, async () => {
     const engaged = new Map<ClusterName, { cluster: Cluster; signal: AbortSignal }>();
     const aware: Aware = {
-      async engage(signal, clusterName, cluster) {
+      engage(signal, clusterName, cluster) {
         engaged.set(clusterName, { cluster, signal });
+        return Promise.resolve();
       },
     };
     const provider = new KindProvider({ namePrefix: name, pollIntervalMs: 500 });

@@ -14,13 +14,14 @@ const fakeKind = resolve(dirname(fileURLToPath(import.meta.url)), '../../../tool
 class RecordingAware implements Aware {
   readonly engaged = new Map<ClusterName, { cluster: Cluster; signal: AbortSignal }>();
   readonly history: string[] = [];
-  async engage(signal: AbortSignal, name: ClusterName, cluster: Cluster): Promise<void> {
+  engage(signal: AbortSignal, name: ClusterName, cluster: Cluster): Promise<void> {
     this.engaged.set(name, { cluster, signal });
     this.history.push(`engage ${name}`);
     signal.addEventListener('abort', () => {
       this.history.push(`disengage ${name}`);
       if (this.engaged.get(name)?.cluster === cluster) this.engaged.delete(name);
     });
+    return Promise.resolve();
   }
   names(): string[] {
     return [...this.engaged.keys()].sort();

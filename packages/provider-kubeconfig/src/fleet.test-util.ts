@@ -19,8 +19,9 @@ export interface Engagement {
 export class RecordingAware implements Aware {
   readonly engagements: Engagement[] = [];
 
-  async engage(signal: AbortSignal, name: ClusterName, cluster: Cluster): Promise<void> {
+  engage(signal: AbortSignal, name: ClusterName, cluster: Cluster): Promise<void> {
     this.engagements.push({ name, cluster, signal });
+    return Promise.resolve();
   }
 
   /** Names engaged now, sorted. */

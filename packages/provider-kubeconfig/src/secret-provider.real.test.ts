@@ -4,7 +4,7 @@
  * and watch Secrets in the fleet namespace runs the provider, while sharing the host cache needs cluster-wide access.
  */
 import { loadUntrustedKubeconfig, newCluster } from '@multicluster-runtime/core';
-import type { KubeCluster, KubeObject } from '@multicluster-runtime/core';
+import type { KubeCluster } from '@multicluster-runtime/core';
 import {
   assetsDirFromEnv,
   startApiServer,

@@ -30,7 +30,13 @@ export async function openSecretSource(
 ): Promise<SecretSource> {
   if (options.mode === 'host-cache') {
     const lease = await host.cache.acquireInformer<SecretObject>(secretKind, { signal });
-    return { informer: lease.informer, close: async () => lease.release() };
+    return {
+      informer: lease.informer,
+      close: () => {
+        lease.release();
+        return Promise.resolve();
+      },
+    };
   }
   const mapping = await host.restMapper.mapping(secretKind, { signal });
   // Its own connection pool: the host cluster's is private to it, and this one closes with the provider.

@@ -41,6 +41,6 @@ describe('MiloProvider options', () => {
 
   test('start without a manager or host cluster says what is missing', async () => {
     const provider = new MiloProvider();
-    await expect(provider.start(new AbortController().signal, { engage: async () => undefined })).rejects.toThrow(/hostCluster/);
+    await expect(provider.start(new AbortController().signal, { engage: () => Promise.resolve() })).rejects.toThrow(/hostCluster/);
   });
 });

@@ -39,11 +39,12 @@ export class FakeCluster implements Cluster {
         users: [{ name: 'u', user: { token: 't' } }],
       }),
     );
-    const indexField = async (kind: ObjectKind, field: string, _extract: IndexerFunc): Promise<void> => {
+    const indexField = (kind: ObjectKind, field: string, _extract: IndexerFunc): Promise<void> => {
       const key = `${kind.kind}:${field}`;
       // As a real cache: the same index twice is a conflict.
-      if (this.indexed.includes(key)) throw new Error(`index conflict: ${key}`);
+      if (this.indexed.includes(key)) return Promise.reject(new Error(`index conflict: ${key}`));
       this.indexed.push(key);
+      return Promise.resolve();
     };
     this.cache = new Proxy({} as Cache, {
       get: (_t, p) => (p === 'indexField' ? indexField : () => unsupported(`cache.${String(p)}`)),
@@ -57,8 +58,8 @@ export class FakeCluster implements Cluster {
     this.running = false;
   }
 
-  async waitForCacheSync(): Promise<boolean> {
-    return true;
+  waitForCacheSync(): Promise<boolean> {
+    return Promise.resolve(true);
   }
 }
 
@@ -120,9 +121,10 @@ export class RecordingAware implements Aware {
   readonly engagements: Engagement[] = [];
   failWith: Error | undefined;
 
-  async engage(signal: AbortSignal, name: ClusterName, cluster: Cluster): Promise<void> {
-    if (this.failWith) throw this.failWith;
+  engage(signal: AbortSignal, name: ClusterName, cluster: Cluster): Promise<void> {
+    if (this.failWith) return Promise.reject(this.failWith);
     this.engagements.push({ name, cluster, signal });
+    return Promise.resolve();
   }
 
   /** Names engaged and not yet disengaged, sorted. */

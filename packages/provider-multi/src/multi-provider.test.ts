@@ -205,9 +205,7 @@ describe('MultiProvider', () => {
     const multi = new MultiProvider();
     const ok = new FakeProvider();
     const broken = new FakeProvider();
-    broken.indexField = async () => {
-      throw new Error('indexer conflict');
-    };
+    broken.indexField = () => Promise.reject(new Error('indexer conflict'));
     await multi.add('ok', ok);
     await multi.add('broken', broken);
     const err = await multi.indexField(configMap, 'f', byName).catch((e: unknown) => e);
@@ -247,9 +245,7 @@ describe('MultiProvider', () => {
     const multi = new MultiProvider();
     await multi.indexField(configMap, 'f', byName);
     const broken = new FakeProvider();
-    broken.indexField = async () => {
-      throw new Error('indexer conflict');
-    };
+    broken.indexField = () => Promise.reject(new Error('indexer conflict'));
     const err = await multi.add('broken', broken).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(IndexFieldError);
     expect((err as Error).message).toContain('provider "broken" was not added');
@@ -275,10 +271,7 @@ describe('MultiProvider', () => {
     const multi = new MultiProvider();
     const cluster = new FakeCluster('static');
     await multi.add('static', {
-      get: async (name) => {
-        if (name === 'only') return cluster;
-        throw new ClusterNotFoundError(name);
-      },
+      get: (name) => (name === 'only' ? Promise.resolve(cluster) : Promise.reject(new ClusterNotFoundError(name))),
       indexField: async () => {},
     });
     run(multi);
