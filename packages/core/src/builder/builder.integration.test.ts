@@ -10,7 +10,6 @@ import { silentLogger } from '../log/logger.js';
 import { whenAborted } from '../manager/abort.js';
 import { newManager, type MultiClusterManager } from '../manager/manager.js';
 import type { Aware, ClusterName, ProviderRunnable } from '../multicluster/types.js';
-import type { KubeObject } from '../object/types.js';
 import { ClusterSet } from '../providers/clusters/cluster-set.js';
 import { enqueueRequestsFromMapFunc } from '../handler/enqueue-from-map-func.js';
 import { ClusterNotFoundError } from '../multicluster/errors.js';

@@ -124,12 +124,13 @@ export class InformerCache implements Cache {
     }
   }
 
+  // eslint-disable-next-line @typescript-eslint/require-await -- async turns the conflict errors and a throwing indexer into the rejection FieldIndexer promises
   async indexField(kind: ObjectKind, field: string, extract: IndexerFunc): Promise<void> {
     if (BUILT_IN_FIELDS.has(field)) throw new IndexConflictError(kind, field, 'the cache answers it without an index');
     if (field === '') throw new IndexConflictError(kind, field, 'the field name is empty');
     const key = kindKey(kind);
     let fields = this.indexers.get(key);
-    if (!fields) this.indexers.set(key, (fields = new Map()));
+    if (!fields) this.indexers.set(key, (fields = new Map<string, IndexerFunc>()));
     if (fields.has(field)) throw new IndexConflictError(kind, field, 'an index for it is already registered');
     fields.set(field, extract);
     for (const entry of this.entries.values()) {

@@ -3,6 +3,8 @@
  * class here is retryable: they exist to be logged, counted and shown in an informer's status.
  */
 
+import { thrownText } from '../log/thrown.js';
+
 /** Base class of everything a watcher reports. `retryable` is always true: the watcher retries by itself. */
 export class WatcherError extends Error {
   override readonly name: string = 'WatcherError';
@@ -81,6 +83,5 @@ export class ResourceGone extends WatcherError {
 }
 
 function causeText(cause: unknown): string {
-  if (cause === undefined) return '';
-  return `: ${cause instanceof Error ? cause.message : String(cause)}`;
+  return cause === undefined ? '' : `: ${thrownText(cause)}`;
 }

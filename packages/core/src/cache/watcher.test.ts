@@ -43,7 +43,7 @@ const brief = (events: WatcherEvent[]) =>
         return `${e.type}@${e.resourceVersion}`;
       case 'error':
         return `error:${e.error.name}`;
-      default:
+      case 'init':
         return e.type;
     }
   });

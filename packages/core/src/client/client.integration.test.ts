@@ -328,7 +328,7 @@ describe('watch', () => {
     const done = (async () => {
       for await (const e of stream) {
         if (e.type === 'BOOKMARK') continue;
-        seen.push(`${e.type} ${e.object.metadata.name}`);
+        seen.push(`${e.type} ${(e.object as KubeObject).metadata.name}`);
         if (seen.length === 3) ac.abort();
       }
     })();

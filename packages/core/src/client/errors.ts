@@ -15,7 +15,7 @@ export interface Status {
   kind?: string;
   apiVersion?: string;
   metadata?: Record<string, unknown>;
-  status?: 'Success' | 'Failure' | string;
+  status?: 'Success' | 'Failure' | (string & {});
   message?: string;
   reason?: string;
   details?: StatusDetails;
@@ -83,7 +83,7 @@ export class ApiError extends Error {
   /** HTTP status code. */
   readonly code: number;
   /** The Status reason, or one derived from the code when the server sent none. */
-  readonly reason: StatusReason | string;
+  readonly reason: StatusReason | (string & {});
   readonly status: Status;
   /** True when the same request may succeed later without changes (429, 5xx, server-side timeouts). */
   readonly retryable: boolean;

@@ -125,7 +125,8 @@ function execConfigOf(user: KcUser | undefined): ExecConfig | undefined {
 }
 
 function withoutExec(user: KcUser): KcUser {
-  const { exec: _exec, authProvider, ...rest } = user;
+  // client-node types both fields as any; read them as the unknown kubeconfig data they are.
+  const { exec: _exec, authProvider, ...rest } = user as Omit<KcUser, 'exec' | 'authProvider'> & { exec?: unknown; authProvider?: unknown };
   const provider = authProvider as { name?: string; config?: { exec?: unknown } } | undefined;
   const keepProvider = provider !== undefined && provider.name !== 'exec' && !provider.config?.exec;
   return keepProvider ? { ...rest, authProvider } : rest;

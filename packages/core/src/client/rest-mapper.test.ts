@@ -2,7 +2,7 @@
  * DiscoveryRESTMapper over real HTTP against a discovery endpoint whose resource lists the test changes: lazy
  * per-group-version reads, caching, re-reading when a kind appears later, deduped concurrent lookups, reset.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -33,7 +33,9 @@ beforeEach(async () => {
       { name: 'widgets/status', namespaced: true, kind: 'Widget' },
     ],
   };
-  server = createServer(async (req, res) => {
+  // http.Server ignores a handler's promise; this one cannot reject (holdResponses only ever resolves).
+  server = createServer((req, res) => void answer(req, res));
+  async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     requests.push(req.url ?? '');
     await holdResponses;
     if (failNext > 0) {
@@ -50,7 +52,7 @@ beforeEach(async () => {
     }
     res.writeHead(200, { 'Content-Type': 'application/json' });
     res.end(JSON.stringify({ kind: 'APIResourceList', groupVersion: req.url, resources }));
-  });
+  }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const kc = new KubeConfig();
   kc.loadFromClusterAndUser(

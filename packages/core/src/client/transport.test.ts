@@ -4,7 +4,7 @@
  */
 import { getEventListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, InvalidRequestError, TransportClosedError, TransportConfigError, TransportError, isNotFound } from './errors.js';
@@ -228,7 +228,7 @@ describe('Transport.watch', () => {
 
   it('decodes events split across chunks at every byte and several to a chunk', async () => {
     const bytes = Buffer.from(events.map((e) => JSON.stringify(e) + '\n').join(''));
-    const { transport, requests } = await serve(async (_req, res) => {
+    const { transport, requests } = await serve((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       // One byte at a time for the first half (splitting multi-byte characters), then everything else at once.
       const half = Math.floor(bytes.length / 2);
@@ -299,7 +299,7 @@ describe('Transport.watch', () => {
 
   it('frees a watch that was opened but never iterated, when its signal aborts or the server drops it', async () => {
     let open = 0;
-    const sockets = new Set<import('node:net').Socket>();
+    const sockets = new Set<Socket>();
     const { transport } = await serve((req, res) => {
       open++;
       sockets.add(req.socket);

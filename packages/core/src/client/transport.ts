@@ -232,14 +232,15 @@ export class Transport {
     // iteration still sees the error through its own listener.
     body.on('error', () => undefined);
     const userSignal = req.signal;
-    const self = this;
+    const closedError = () => (this.closed ? new TransportClosedError(this.server) : undefined);
     return (async function* events(): AsyncGenerator<WatchEvent> {
       try {
         yield* decodeWatchEvents(body as AsyncIterable<string>);
       } catch (err) {
         if (userSignal.aborted) return;
         if (err instanceof WatchDecodeError) throw new TransportError('protocol', err.message, description);
-        if (self.closed) throw new TransportClosedError(self.server);
+        const closed = closedError();
+        if (closed) throw closed;
         const failure = classify(err);
         const message = failure.kind === 'timeout' ? `watch received nothing for ${idleMs} ms` : `watch stream broke: ${failure.message}`;
         throw new TransportError(failure.kind, message, description, { cause: err });

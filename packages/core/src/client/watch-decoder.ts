@@ -6,7 +6,7 @@
 /** One event of a watch stream. `object` is the raw JSON object (a Status for ERROR events). */
 export interface WatchEvent {
   type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
-  object: any;
+  object: Record<string, unknown>;
 }
 
 const eventTypes = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
@@ -51,5 +51,5 @@ function decodeLine(line: string): WatchEvent | undefined {
     throw new WatchDecodeError(`watch event has unknown type ${JSON.stringify(type)}`);
   }
   if (typeof object !== 'object' || object === null) throw new WatchDecodeError(`${type} watch event has no object`);
-  return { type: type as WatchEvent['type'], object };
+  return { type: type as WatchEvent['type'], object: object as Record<string, unknown> };
 }

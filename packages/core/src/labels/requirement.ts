@@ -121,7 +121,10 @@ export function requirementToString(r: Requirement): string {
     case 'in':
     case 'notin':
       return `${r.key} ${r.operator} (${r.values.join(',')})`;
-    default:
+    case '=':
+    case '!=':
+    case '<':
+    case '>':
       return `${r.key}${r.operator}${r.values[0]}`;
   }
 }

@@ -108,7 +108,12 @@ class Parser {
       case '>':
       case '<':
         return this.build(key, op.kind, [this.exactValue()], keyToken);
-      default:
+      case ',':
+      case '!':
+      case '(':
+      case ')':
+      case 'end':
+      case 'identifier':
         return this.fail(op, "'in', 'notin', '=', '==', '!=', '>' or '<'");
     }
   }

@@ -3,6 +3,8 @@
  * controller, cluster, namespace and name into every record. The default sink writes JSON lines to stderr.
  */
 
+import { thrownText } from './thrown.js';
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type LogFields = Record<string, unknown>;
 
@@ -22,7 +24,7 @@ const order: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 
 
 function errorFields(err: unknown): LogFields {
   if (err instanceof Error) return { error: err.message, errorName: err.name };
-  return err === undefined ? {} : { error: String(err) };
+  return err === undefined ? {} : { error: thrownText(err) };
 }
 
 class SinkLogger implements Logger {

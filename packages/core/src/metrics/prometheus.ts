@@ -39,9 +39,9 @@ class SeriesByCluster {
 
   note(cluster: ClusterName, metric: Removable, labels: Labels): void {
     let metrics = this.byCluster.get(cluster);
-    if (!metrics) this.byCluster.set(cluster, (metrics = new Map()));
+    if (!metrics) this.byCluster.set(cluster, (metrics = new Map<Removable, Map<string, Labels>>()));
     let series = metrics.get(metric);
-    if (!series) metrics.set(metric, (series = new Map()));
+    if (!series) metrics.set(metric, (series = new Map<string, Labels>()));
     const key = JSON.stringify(labels);
     if (!series.has(key)) series.set(key, labels);
   }

@@ -9,7 +9,7 @@ type EventType = keyof Predicate;
 const TYPES: readonly EventType[] = ['create', 'update', 'delete', 'generic'];
 
 function test<T extends KubeObject>(p: Predicate<T>, type: EventType, event: unknown): boolean {
-  const fn = p[type] as ((e: unknown) => boolean) | undefined;
+  const fn = (p as { [K in EventType]?: (this: Predicate<T>, e: unknown) => boolean })[type];
   return fn ? fn.call(p, event) : true;
 }
 

@@ -11,8 +11,8 @@ export class NopProvider implements ProviderRunnable {
     await whenAborted(signal);
   }
 
-  async get(name: ClusterName): Promise<Cluster> {
-    throw new ClusterNotFoundError(name);
+  get(name: ClusterName): Promise<Cluster> {
+    return Promise.reject(new ClusterNotFoundError(name));
   }
 
   async indexField(_kind: ObjectKind, _field: string, _extract: IndexerFunc): Promise<void> {}

@@ -55,9 +55,8 @@ export class SingleClusterProvider implements ProviderRunnable {
     }
   }
 
-  async get(name: ClusterName): Promise<Cluster> {
-    if (name !== this.clusterName) throw new ClusterNotFoundError(name);
-    return this.cluster;
+  get(name: ClusterName): Promise<Cluster> {
+    return name === this.clusterName ? Promise.resolve(this.cluster) : Promise.reject(new ClusterNotFoundError(name));
   }
 
   async indexField(kind: ObjectKind, field: string, extract: IndexerFunc): Promise<void> {

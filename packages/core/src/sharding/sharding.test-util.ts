@@ -62,7 +62,7 @@ export function churn(members: readonly KubeCluster[]): { stop: () => Promise<vo
     .map((p) =>
       p.then(
         () => undefined,
-        (err: unknown) => err,
+        (err: unknown) => (err instanceof Error ? err : new Error(`churn loop failed: ${String(err)}`)),
       ),
     );
   return {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GenericEvent, RequestQueue } from '../handler/types.js';
 import { createLogger } from '../log/logger.js';
-import type { KubeObject } from '../object/types.js';
 import { ScriptedCluster } from '../providers/clusters/scripted-cluster.test-util.js';
 import type { Request } from '../reconcile/types.js';
 import { ChannelSource, channel } from './channel.js';

@@ -39,11 +39,11 @@ export class ChannelSource<T extends KubeObject = KubeObject> implements Source 
     this.buffer.push(event);
   }
 
-  async start(signal: AbortSignal, queue: RequestQueue): Promise<void> {
-    if (this.state !== 'new') throw new SourceAlreadyStartedError('channel');
+  start(signal: AbortSignal, queue: RequestQueue): Promise<void> {
+    if (this.state !== 'new') return Promise.reject(new SourceAlreadyStartedError('channel'));
     if (signal.aborted) {
       this.state = 'stopped';
-      return;
+      return Promise.resolve();
     }
     this.queue = queue;
     this.state = 'running';
@@ -55,12 +55,14 @@ export class ChannelSource<T extends KubeObject = KubeObject> implements Source 
       },
       { once: true },
     );
+    // deliver() never throws: predicate and handler failures are logged there.
     for (const event of this.buffer.splice(0)) this.deliver(event);
+    return Promise.resolve();
   }
 
   /** A channel has no initial state to wait for. */
-  async waitForSync(): Promise<boolean> {
-    return true;
+  waitForSync(): Promise<boolean> {
+    return Promise.resolve(true);
   }
 
   private deliver(event: GenericEvent<T>): void {

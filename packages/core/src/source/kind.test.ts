@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Cache, Informer, InformerLease, InformerOptions, Registration, ResourceEventHandler } from '../cache/types.js';
+import type { Informer, InformerLease, InformerOptions, Registration, ResourceEventHandler } from '../cache/types.js';
 import type { Cluster } from '../cluster/types.js';
 import type { CreateEvent, DeleteEvent, EventHandler, RequestQueue, UpdateEvent } from '../handler/types.js';
 import { createLogger, type LogFields } from '../log/logger.js';

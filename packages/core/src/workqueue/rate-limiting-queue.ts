@@ -99,7 +99,7 @@ export class RateLimitingWorkQueue<T> implements RateLimitingQueue<T> {
     const delay = this.rateLimiter.when(item);
     const group = this.groupOf(item);
     let items = this.failing.get(group);
-    if (!items) this.failing.set(group, (items = new Map()));
+    if (!items) this.failing.set(group, (items = new Map<string, T>()));
     items.set(this.keyOf(item), item);
     this.metrics.queueRetry(this.name, group);
     this.addAfter(item, delay);

@@ -180,10 +180,9 @@ export class ClusterSet implements Provider {
   }
 
   /** The engaged cluster; ClusterNotFoundError while it is unknown or still starting. */
-  async get(name: ClusterName): Promise<Cluster> {
+  get(name: ClusterName): Promise<Cluster> {
     const entry = this.entries.get(name);
-    if (!entry?.visible) throw new ClusterNotFoundError(name);
-    return entry.cluster;
+    return entry?.visible ? Promise.resolve(entry.cluster) : Promise.reject(new ClusterNotFoundError(name));
   }
 
   /** Names of engaged clusters, sorted. */
