@@ -81,7 +81,7 @@ export function prepareForUpdate(type: ResourceType, obj: StoredObject, old: Sto
     const rv = m['resourceVersion'];
     for (const k of Object.keys(obj)) delete obj[k];
     Object.assign(obj, structuredClone(old));
-    obj['spec'] = { ...((obj['spec']) ?? {}), finalizers: Array.isArray(finalizers) ? finalizers : [] };
+    obj['spec'] = { ...(obj['spec'] ?? {}), finalizers: Array.isArray(finalizers) ? finalizers : [] };
     meta(obj)['resourceVersion'] = rv;
     return errs;
   }

@@ -19,7 +19,7 @@ export class ResourceRegistry {
   /** Serves (or re-serves with new settings) a custom resource in one logical cluster. */
   set(cluster: string, type: ResourceType): void {
     let byName = this.custom.get(cluster);
-    if (!byName) this.custom.set(cluster, (byName = new Map()));
+    if (!byName) this.custom.set(cluster, (byName = new Map<string, ResourceType>()));
     byName.set(storageResource(type), type);
   }
 
@@ -37,7 +37,9 @@ export class ResourceRegistry {
     const out: ResourceType[] = [];
     for (const t of [...BUILTIN_RESOURCES, ...custom]) {
       const k = storageResource(t);
-      if (!seen.has(k)) (seen.add(k), out.push(t));
+      if (seen.has(k)) continue;
+      seen.add(k);
+      out.push(t);
     }
     return out;
   }

@@ -256,7 +256,7 @@ if (!assetsDir) {
         expect((await call(env, 'GET', '/api/v1/namespaces/only-in-a')).status).toBe(404);
         // Each environment trusts only its own CA, so one environment's admin certificate is useless on another.
         expect(new Set([env.caPem, a.caPem, b.caPem]).size).toBe(3);
-        const crossed = { ...a, kubeconfig: env.kubeconfig, caPem: a.caPem } as TestEnvironment;
+        const crossed = { ...a, kubeconfig: () => env.kubeconfig(), caPem: a.caPem } as TestEnvironment;
         await expect(call(crossed, 'GET', '/api/v1/namespaces')).resolves.toMatchObject({ status: 401 });
       } finally {
         await Promise.all(others.map((other) => other.stop()));

@@ -57,7 +57,10 @@ export class ApiState {
 
   /** Ends every watch: cleanly for shutdown, abruptly for the dropWatches fault. */
   endWatches(mode: 'end' | 'abort'): void {
-    for (const w of [...this.watches]) mode === 'end' ? w.end() : w.abort();
+    for (const w of [...this.watches]) {
+      if (mode === 'end') w.end();
+      else w.abort();
+    }
   }
 
   dispose(): void {

@@ -56,7 +56,7 @@ function establish(state: ApiState, cluster: string, name: string): void {
     },
   );
   const next = structuredClone(crd);
-  next['status'] = { ...((crd['status']) ?? {}), acceptedNames: { ...names }, conditions };
+  next['status'] = { ...(crd['status'] ?? {}), acceptedNames: { ...names }, conditions };
   state.store.update(key, next);
 }
 

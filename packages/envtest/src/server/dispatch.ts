@@ -135,7 +135,7 @@ function setWarnings(res: ServerResponse, warnings: readonly string[] | undefine
 }
 
 function verbOf(method: string | undefined, named: boolean, watch: boolean): Verb | undefined {
-  switch (method) {
+  switch (method ?? '') {
     case 'GET':
       return watch ? 'watch' : named ? 'get' : 'list';
     case 'POST':

@@ -70,7 +70,7 @@ describe('without the garbage collector (the default, like envtest)', () => {
       await dependent(client, 'dep', [o]);
       await client.delete(path('own'));
       expect(await status(client, 'dep')).toBe(200);
-      const fg = await owner(client, 'fg');
+      await owner(client, 'fg');
       await client.delete(path('fg'), { propagationPolicy: 'Foreground' });
       expect((await client.get(path('fg'))).body.metadata.finalizers).toEqual(['foregroundDeletion']);
       // Several round trips later, nothing has collected the dependent either.

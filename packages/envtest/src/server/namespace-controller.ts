@@ -41,7 +41,7 @@ function finalize(state: ApiState, cluster: string, name: string): void {
   }
   const next = structuredClone(ns);
   next['spec'] = {
-    ...((ns['spec']) ?? {}),
+    ...(ns['spec'] ?? {}),
     finalizers: namespaceSpecFinalizers(ns).filter((f) => f !== NAMESPACE_FINALIZER),
   };
   commitUpdate(state, key, next, ns, false);

@@ -2,6 +2,7 @@
 import type { IncomingMessage } from 'node:http';
 import { notSupported } from '../api/field-error.js';
 import { badRequest, invalid } from '../api/status-error.js';
+import { valueText } from '../api/value-text.js';
 import { decodeJson, requireObject } from './body.js';
 import type { DeleteOptions } from './ops/delete.js';
 import type { PatchOptions } from './ops/patch.js';
@@ -49,7 +50,7 @@ export function parseDeleteOptions(params: URLSearchParams, body: Buffer): Delet
   if (body.length > 0 && body.toString('utf8').trim() !== '') {
     const b = requireObject(decodeJson(body));
     if (b['kind'] !== undefined && b['kind'] !== 'DeleteOptions')
-      throw badRequest(`expected DeleteOptions in the body, got ${String(b['kind'])}`);
+      throw badRequest(`expected DeleteOptions in the body, got ${valueText(b['kind'])}`);
     if (Array.isArray(b['dryRun']) && b['dryRun'].length > 0) opts.dryRun = true;
     if (typeof b['propagationPolicy'] === 'string') opts.propagationPolicy = b['propagationPolicy'];
     if (typeof b['orphanDependents'] === 'boolean') opts.orphanDependents = b['orphanDependents'];

@@ -165,7 +165,7 @@ export class Store {
     stored.metadata.resourceVersion = String(this.rv);
     const sortKey = Store.sortKey(key);
     let byKey = this.objects.get(key.resource);
-    if (!byKey) this.objects.set(key.resource, (byKey = new Map()));
+    if (!byKey) this.objects.set(key.resource, (byKey = new Map<string, StoredObject>()));
     if (type === 'DELETED') {
       byKey.delete(sortKey);
       if (byKey.size === 0) this.objects.delete(key.resource);

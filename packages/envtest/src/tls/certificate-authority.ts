@@ -128,7 +128,7 @@ async function issue(
 }
 
 async function generateKeys(): Promise<CryptoKeyPair> {
-  return (webcrypto.subtle.generateKey(KEY_ALGORITHM, true, ['sign', 'verify']));
+  return webcrypto.subtle.generateKey(KEY_ALGORITHM, true, ['sign', 'verify']);
 }
 
 async function exportKey(key: CryptoKey): Promise<string> {

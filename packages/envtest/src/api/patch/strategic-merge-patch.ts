@@ -4,6 +4,7 @@
  * Directives: `$patch: replace|delete|merge`, `$retainKeys`, `$deleteFromPrimitiveList/<f>`, `$setElementOrder/<f>`.
  */
 import { isPlainObject } from './merge-patch.js';
+import { valueText } from '../value-text.js';
 
 /** How a list field merges: a set of primitives, or objects keyed by a merge key. Other lists are replaced. */
 export type ListStrategy = { kind: 'set' } | { kind: 'keyed'; key: string };
@@ -35,7 +36,7 @@ function mergeMap(original: Record<string, unknown>, patch: Record<string, unkno
   const directive = patch['$patch'];
   if (directive === 'delete') return undefined;
   if (directive === 'replace') return stripDirectives(patch);
-  if (directive !== undefined && directive !== 'merge') throw new StrategicMergePatchError(`unknown patch type: ${String(directive)}`);
+  if (directive !== undefined && directive !== 'merge') throw new StrategicMergePatchError(`unknown patch type: ${valueText(directive)}`);
   const out: Record<string, unknown> = { ...original };
   for (const [key, value] of Object.entries(patch)) {
     if (key === '$patch' || key === '$retainKeys' || key.startsWith('$setElementOrder/')) continue;
@@ -51,7 +52,7 @@ function mergeMap(original: Record<string, unknown>, patch: Record<string, unkno
       const order = patch[`$setElementOrder/${key}`];
       out[key] = mergeList(out[key], value, childPath, Array.isArray(order) ? order : undefined);
     } else if (isPlainObject(value)) {
-      const merged = mergeMap(isPlainObject(out[key]) ? (out[key]) : {}, value, childPath);
+      const merged = mergeMap(isPlainObject(out[key]) ? out[key] : {}, value, childPath);
       if (merged === undefined) delete out[key];
       else out[key] = merged;
     } else out[key] = value;
@@ -65,7 +66,7 @@ function mergeList(original: unknown, patch: unknown[], path: string, setElement
   const strategy = LIST_STRATEGIES[path];
   const replaceDirective = patch.some((x) => isPlainObject(x) && x['$patch'] === 'replace');
   if (!strategy || replaceDirective) return patch.filter((x) => !(isPlainObject(x) && x['$patch'] === 'replace')).map(stripDeep);
-  const server = Array.isArray(original) ? original : [];
+  const server: unknown[] = Array.isArray(original) ? original : [];
   const identity = (x: unknown): unknown => (strategy.kind === 'keyed' && isPlainObject(x) ? x[strategy.key] : x);
   const current = [...server];
   if (strategy.kind === 'set') {

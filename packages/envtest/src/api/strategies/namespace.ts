@@ -10,7 +10,7 @@ export const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
 
 function setNameLabel(obj: StoredObject): void {
   obj.metadata['labels'] = {
-    ...((obj.metadata['labels']) ?? {}),
+    ...(obj.metadata['labels'] ?? {}),
     [NAMESPACE_NAME_LABEL]: obj.metadata.name,
   };
 }
@@ -26,7 +26,7 @@ export const namespaceStrategy: ResourceStrategy = {
   },
   prepareForUpdate(obj, old) {
     obj['spec'] = {
-      ...((obj['spec']) ?? {}),
+      ...(obj['spec'] ?? {}),
       finalizers: (old['spec'] as { finalizers?: string[] } | undefined)?.finalizers ?? [],
     };
     setNameLabel(obj);

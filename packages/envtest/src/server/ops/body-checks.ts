@@ -1,6 +1,7 @@
 /** Checks shared by create, update and apply on the object a client sent. */
 import { groupVersion } from '../../api/resource-type.js';
 import { badRequest } from '../../api/status-error.js';
+import { valueText } from '../../api/value-text.js';
 import type { StoredObject } from '../../storage/types.js';
 import type { CollectionTarget } from '../object-target.js';
 
@@ -14,9 +15,9 @@ export function objectFromBody(target: CollectionTarget, body: Record<string, un
   if (target.type.custom && (typeof body['kind'] !== 'string' || body['kind'] === '')) throw missingKind(target, body);
   const apiVersion = target.type.custom ? (body['apiVersion'] ?? '') : body['apiVersion'];
   if (apiVersion !== undefined && apiVersion !== gv)
-    throw badRequest(`the API version in the data (${String(apiVersion)}) does not match the expected API version (${gv})`);
+    throw badRequest(`the API version in the data (${valueText(apiVersion)}) does not match the expected API version (${gv})`);
   if (body['kind'] !== undefined && body['kind'] !== target.type.kind)
-    throw badRequest(`the kind in the data (${String(body['kind'])}) does not match the expected kind (${target.type.kind})`);
+    throw badRequest(`the kind in the data (${valueText(body['kind'])}) does not match the expected kind (${target.type.kind})`);
   const metadata = body['metadata'] ?? {};
   if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) throw badRequest('metadata must be an object');
   const obj = structuredClone({ ...body, metadata }) as StoredObject;

@@ -29,7 +29,7 @@ export function createObject(
   const prefix = typeof m['generateName'] === 'string' ? m['generateName'] : '';
   const generated = (typeof m['name'] !== 'string' || m['name'] === '') && prefix !== '';
   if (type.namespaced && target.namespace !== undefined)
-    admitNamespacedCreate(state, target.cluster, target.namespace, gr, String(m['name'] ?? ''));
+    admitNamespacedCreate(state, target.cluster, target.namespace, gr, typeof m['name'] === 'string' ? m['name'] : '');
 
   for (let attempt = 0; ; attempt++) {
     const candidate = structuredClone(obj);

@@ -69,7 +69,7 @@ export function deleteObject(state: ApiState, target: ObjectTarget, opts: Delete
     nm['deletionTimestamp'] = nowTimestamp();
     nm['deletionGracePeriodSeconds'] = 0;
     if (typeof nm['generation'] === 'number' && nm['generation'] > 0) nm['generation'] += 1;
-    if (key.resource === NAMESPACE_RESOURCE) next['status'] = { ...((next['status']) ?? {}), phase: 'Terminating' };
+    if (key.resource === NAMESPACE_RESOURCE) next['status'] = { ...(next['status'] ?? {}), phase: 'Terminating' };
     if (key.resource === CRD_RESOURCE) markCrdTerminating(next);
   }
   if (opts.dryRun) return { removed: false, object: next };

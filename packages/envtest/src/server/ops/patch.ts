@@ -16,6 +16,7 @@ import {
   unsupportedMediaType,
 } from '../../api/status-error.js';
 import type { StoredObject } from '../../storage/types.js';
+import { valueText } from '../../api/value-text.js';
 import type { ApiState } from '../api-state.js';
 import { decodeJson, decodeYamlOrJson, requireObject } from '../body.js';
 import type { ObjectTarget } from '../object-target.js';
@@ -87,7 +88,11 @@ export function patchObject(state: ApiState, target: ObjectTarget, mediaType: st
   const uid = (next.metadata as Record<string, unknown>)['uid'];
   const oldUid = (old.metadata as Record<string, unknown>)['uid'];
   if (uid !== undefined && uid !== oldUid)
-    throw conflict(gr, target.name, `Precondition failed: UID in precondition: ${String(uid)}, UID in object meta: ${String(oldUid)}`);
+    throw conflict(
+      gr,
+      target.name,
+      `Precondition failed: UID in precondition: ${valueText(uid)}, UID in object meta: ${valueText(oldUid)}`,
+    );
   next.metadata.resourceVersion = old.metadata.resourceVersion;
   if (next.metadata.name !== target.name)
     throw badRequest(`the name of the object (${String(next.metadata.name)}) does not match the name on the URL (${target.name})`);
