@@ -2,7 +2,7 @@
  * @multicluster-runtime/core: write Kubernetes controllers that reconcile across a dynamic fleet of clusters.
  * Exports are listed explicitly; each concept lives in its own folder.
  */
-export type { GroupVersionKind, KubeObject, ObjectKey, ObjectKind, ObjectMeta, OwnerReference } from './object/types.js';
+export type { GroupVersionKind, KubeObject, KubeObjectLike, ObjectKey, ObjectKind, ObjectMeta, OwnerReference } from './object/types.js';
 export { formatApiVersion, kindKey, objectKindOf, parseApiVersion, toGroupVersionKind, toObjectKind } from './object/gvk.js';
 
 export type { Aware, ClusterName, Provider, ProviderRunnable } from './multicluster/types.js';
@@ -45,21 +45,61 @@ export {
   ApiError,
   CredentialError,
   InvalidRequestError,
+  NoKindMatchError,
   TransportClosedError,
   TransportConfigError,
   TransportError,
+  ignoreAlreadyExists,
   ignoreNotFound,
   isAlreadyExists,
+  isBadRequest,
   isConflict,
   isForbidden,
   isGone,
+  isInternalError,
   isInvalid,
+  isNoMatchError,
   isNotFound,
   isRetryable,
+  isServiceUnavailable,
+  isTimeout,
   isTooManyRequests,
   isUnauthorized,
 } from './client/errors.js';
 export { groupVersionPath, resourcePath } from './client/paths.js';
+
+// The controller author's toolkit (controller-runtime's controllerutil, pkg/finalizer, meta conditions), by concept.
+export type { Condition, ConditionLike, ConditionStatus, NewCondition } from './conditions/conditions.js';
+export {
+  findStatusCondition,
+  isStatusConditionFalse,
+  isStatusConditionPresentAndEqual,
+  isStatusConditionTrue,
+  removeStatusCondition,
+  setStatusCondition,
+} from './conditions/conditions.js';
+export { addFinalizer, containsFinalizer, removeFinalizer } from './finalizer/finalizers.js';
+export type { FinalizeFunc, FinalizeResult, Finalizer, FinalizerResult } from './finalizer/registry.js';
+export { Finalizers } from './finalizer/registry.js';
+export { FinalizerAlreadyRegisteredError, FinalizerError, InvalidFinalizerError } from './finalizer/errors.js';
+export type { OwnerReferenceOptions } from './owner/owner-references.js';
+export {
+  getControllerOf,
+  hasControllerReference,
+  hasOwnerReference,
+  removeOwnerReference,
+  setControllerReference,
+  setOwnerReference,
+} from './owner/owner-references.js';
+export {
+  AlreadyOwnedError,
+  ClusterScopedDependentError,
+  CrossNamespaceOwnerError,
+  IncompleteOwnerError,
+  OwnerReferenceError,
+} from './owner/errors.js';
+export type { Origin, OriginOptions } from './origin/origin.js';
+export { enqueueRequestForOrigin, nameForOrigin, originOf, originSelector, setOrigin } from './origin/origin.js';
 
 export type {
   Cache,

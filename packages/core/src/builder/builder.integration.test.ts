@@ -3,45 +3,15 @@
  * (local cluster, provider clusters, cluster filter), event filters and metadata-only watches.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Cluster } from '../cluster/types.js';
 import { newCluster } from '../cluster/cluster.js';
 import { configMap, configMaps, Fleet, kubeconfigOf, secrets, type Member } from '../controller/fleet.test-util.js';
 import { silentLogger } from '../log/logger.js';
-import { whenAborted } from '../manager/abort.js';
 import { newManager, type MultiClusterManager } from '../manager/manager.js';
-import type { Aware, ClusterName, ProviderRunnable } from '../multicluster/types.js';
-import { ClusterSet } from '../providers/clusters/cluster-set.js';
 import { enqueueRequestsFromMapFunc } from '../handler/enqueue-from-map-func.js';
 import { ClusterNotFoundError } from '../multicluster/errors.js';
 import type { Request } from '../reconcile/types.js';
 import { controllerManagedBy } from './builder.js';
-
-/** A provider whose clusters the test adds, built on ClusterSet as real providers are. */
-class TestProvider implements ProviderRunnable {
-  readonly set = new ClusterSet({ waitCacheTimeoutMs: 10_000 });
-  private aware!: Aware;
-  private readonly started: Promise<void>;
-  private markStarted!: () => void;
-  constructor() {
-    this.started = new Promise((r) => {
-      this.markStarted = r;
-    });
-  }
-  async start(signal: AbortSignal, aware: Aware): Promise<void> {
-    this.aware = aware;
-    this.markStarted();
-    await whenAborted(signal);
-    await this.set.removeAll();
-  }
-  async add(name: ClusterName, member: Member): Promise<void> {
-    await this.started;
-    await this.set.add(name, newCluster(kubeconfigOf(member.server), { name, logger: silentLogger }), this.aware);
-  }
-  get(name: ClusterName): Promise<Cluster> {
-    return this.set.get(name);
-  }
-  indexField: ClusterSet['indexField'] = (k, f, e) => this.set.indexField(k, f, e);
-}
+import { TestProvider } from './test-provider.test-util.js';
 
 const fleet = new Fleet();
 const stops: { stop: AbortController; done: Promise<void> }[] = [];
@@ -53,7 +23,7 @@ afterEach(async () => {
   await fleet.closeAll();
 });
 
-async function managerOn(local: Member, provider?: TestProvider): Promise<MultiClusterManager> {
+function managerOn(local: Member, provider?: TestProvider): MultiClusterManager {
   const mgr = newManager(kubeconfigOf(local.server), provider, {
     logger: silentLogger,
     newCluster: (config, o) => newCluster(config, { ...o, name: 'local' }),
@@ -72,13 +42,14 @@ describe('builder over API servers', () => {
   it('reconciles the owner when an owned object changes (controller owner only unless asked)', async () => {
     const local = await fleet.member('local-api');
     const client = local.cluster.client;
-    const mgr = await managerOn(local);
+    const mgr = managerOn(local);
     const calls: string[] = [];
     controllerManagedBy(mgr)
       .for(configMaps)
       .owns(secrets)
-      .complete(async (req) => {
+      .complete((req) => {
         calls.push(key(req));
+        return Promise.resolve();
       });
     start(mgr);
     const owner = await client.create(configMap('owner'));
@@ -103,20 +74,22 @@ describe('builder over API servers', () => {
     const local = await fleet.member('local-api');
     const [east, west] = await Promise.all([fleet.member('east'), fleet.member('west')]);
     const provider = new TestProvider();
-    const mgr = await managerOn(local, provider);
+    const mgr = managerOn(local, provider);
     const providerOnly: string[] = [];
     const both: string[] = [];
     controllerManagedBy(mgr)
       .named('provider-only')
       .for(configMaps, { clusterFilter: (name) => name !== 'west' })
-      .complete(async (req) => {
+      .complete((req) => {
         providerOnly.push(key(req));
+        return Promise.resolve();
       });
     controllerManagedBy(mgr)
       .named('both')
       .for(configMaps, { engageWithLocalCluster: true }, { clusterFilter: () => true })
-      .complete(async (req) => {
+      .complete((req) => {
         both.push(key(req));
+        return Promise.resolve();
       });
     start(mgr);
     await provider.add('east', east);
@@ -128,7 +101,7 @@ describe('builder over API servers', () => {
 
   it('applies withEventFilter to every watch and metadataOnly to its watch', async () => {
     const local = await fleet.member('local-api');
-    const mgr = await managerOn(local);
+    const mgr = managerOn(local);
     const calls: string[] = [];
     let sawData = false;
     controllerManagedBy(mgr)
@@ -148,8 +121,9 @@ describe('builder over API servers', () => {
         },
       )
       .withEventFilter({ create: (e) => e.object.metadata.name !== 'ignored' })
-      .complete(async (req) => {
+      .complete((req) => {
         calls.push(key(req));
+        return Promise.resolve();
       });
     start(mgr);
     await local.cluster.client.create(configMap('ignored', { a: 'b' }));
@@ -161,7 +135,7 @@ describe('builder over API servers', () => {
 
   it('drops requests whose cluster is gone by default, and retries them with the wrapper off', async () => {
     const local = await fleet.member('local-api');
-    const mgr = await managerOn(local);
+    const mgr = managerOn(local);
     const wrapped: string[] = [];
     const unwrapped: string[] = [];
     const gone = async (calls: string[], req: Request) => {
@@ -188,7 +162,7 @@ describe('builder over API servers', () => {
     const local = await fleet.member('local-api');
     const east = await fleet.member('east');
     const provider = new TestProvider();
-    const mgr = await managerOn(local, provider);
+    const mgr = managerOn(local, provider);
     const calls: string[] = [];
     controllerManagedBy(mgr)
       .named('aggregate')
@@ -199,8 +173,9 @@ describe('builder over API servers', () => {
           { clusterName: '', namespace: 'default', name: `from-${ctx.clusterName}-${cm.metadata.name}` },
         ]),
       )
-      .complete(async (req) => {
+      .complete((req) => {
         calls.push(key(req));
+        return Promise.resolve();
       });
     start(mgr);
     await provider.add('east', east);

@@ -11,7 +11,17 @@ import { createCertificateAuthority, issueClientCertificate, startApiServer, typ
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../object/types.js';
 import { ApiClient, type ClientTransport } from './client.js';
-import { ApiError, isAlreadyExists, isConflict, isGone, isInvalid, isNotFound } from './errors.js';
+import {
+  ApiError,
+  ignoreAlreadyExists,
+  ignoreNotFound,
+  isAlreadyExists,
+  isConflict,
+  isGone,
+  isInvalid,
+  isNoMatchError,
+  isNotFound,
+} from './errors.js';
 import { DiscoveryRESTMapper } from './rest-mapper.js';
 import { Transport, type WatchEvent } from './transport.js';
 
@@ -199,6 +209,25 @@ describe('typed errors', () => {
     expect((invalid as ApiError).code).toBe(422);
   });
 
+  it('ignoreNotFound and ignoreAlreadyExists as .catch handlers: absence is undefined, every other error still throws', async () => {
+    await freshNamespace();
+    expect(await client.get<ConfigMap>(cm, { namespace: ns, name: 'nope' }).catch(ignoreNotFound)).toBeUndefined();
+    await expect(client.delete(cm, { namespace: ns, name: 'nope' }).catch(ignoreNotFound)).resolves.toBeUndefined();
+    const made = await client.create<ConfigMap>({ ...cm, metadata: { name: 'here', namespace: ns } });
+    expect((await client.get<ConfigMap>(cm, { namespace: ns, name: 'here' }).catch(ignoreNotFound))?.metadata.uid).toBe(made.metadata.uid);
+    expect(await client.create({ ...cm, metadata: { name: 'here', namespace: ns } }).catch(ignoreAlreadyExists)).toBeUndefined();
+    await expect(
+      client.update({ ...made, data: { a: 'b' }, metadata: { ...made.metadata, resourceVersion: '1' } }).catch(ignoreNotFound),
+    ).rejects.toSatisfy(isConflict);
+    // A kind the server does not serve is not "the object is absent": ignoreNotFound lets it through.
+    const noKind = await client
+      .get(widgetKind, { namespace: ns, name: 'x' })
+      .catch(ignoreNotFound)
+      .catch((e: unknown) => e);
+    expect(isNoMatchError(noKind)).toBe(true);
+    expect(isNotFound(noKind)).toBe(false);
+  });
+
   it('410 Gone on a watch from a compacted resourceVersion and for an injected watch failure', async () => {
     await freshNamespace();
     const obj = await client.create<ConfigMap>({ ...cm, metadata: { name: 'old', namespace: ns } });
@@ -262,7 +291,7 @@ describe('CRDs through discovery', () => {
     await freshNamespace();
     const mapper = new DiscoveryRESTMapper(transport);
     const crdClient = new ApiClient(transport, mapper);
-    await expect(mapper.mapping(widgetKind)).rejects.toSatisfy(isNotFound);
+    await expect(mapper.mapping(widgetKind)).rejects.toSatisfy(isNoMatchError);
     await crdClient.create({
       apiVersion: 'apiextensions.k8s.io/v1',
       kind: 'CustomResourceDefinition',

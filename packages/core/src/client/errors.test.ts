@@ -1,9 +1,16 @@
-/** ApiError construction from server answers, the reason predicates, retryability and ignoreNotFound. */
-import { describe, expect, it } from 'vitest';
+/** ApiError construction from server answers, the reason predicates, retryability, and ignoreNotFound's runtime and types. */
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   ApiError,
+  NoKindMatchError,
   TransportError,
+  ignoreAlreadyExists,
   ignoreNotFound,
+  isBadRequest,
+  isInternalError,
+  isNoMatchError,
+  isServiceUnavailable,
+  isTimeout,
   isAlreadyExists,
   isConflict,
   isForbidden,
@@ -73,10 +80,62 @@ describe('ApiError', () => {
   });
 });
 
-describe('ignoreNotFound', () => {
-  it('turns NotFound into undefined and passes values and other errors through', async () => {
-    expect(await ignoreNotFound(Promise.reject(ApiError.fromResponse(404, status(404, 'NotFound'))))).toBeUndefined();
-    expect(await ignoreNotFound(Promise.resolve(3))).toBe(3);
-    await expect(ignoreNotFound(Promise.reject(ApiError.fromResponse(409, status(409, 'Conflict'))))).rejects.toSatisfy(isConflict);
+describe('ignoreNotFound and ignoreAlreadyExists', () => {
+  const notFound = ApiError.fromResponse(404, status(404, 'NotFound'));
+  const exists = ApiError.fromResponse(409, status(409, 'AlreadyExists'));
+  const conflict = ApiError.fromResponse(409, status(409, 'Conflict'));
+
+  it('turn their error into undefined and throw every other error again', async () => {
+    expect(ignoreNotFound(notFound)).toBeUndefined();
+    expect(() => ignoreNotFound(conflict)).toThrow(conflict);
+    expect(() => ignoreNotFound(new NoKindMatchError({ apiVersion: 'x/v1', kind: 'X' }))).toThrow(NoKindMatchError);
+    expect(ignoreAlreadyExists(exists)).toBeUndefined();
+    expect(() => ignoreAlreadyExists(notFound)).toThrow(notFound);
+    expect(await Promise.reject(notFound).catch(ignoreNotFound)).toBeUndefined();
+    await expect(Promise.reject(conflict).catch(ignoreNotFound)).rejects.toBe(conflict);
+  });
+
+  it('are typed so a read that found nothing is undefined, never the error, and a promise is not an error', () => {
+    const read = (): Promise<{ metadata: { name: string } }> => Promise.reject(notFound);
+    const found = read().catch(ignoreNotFound);
+    expectTypeOf(found).toEqualTypeOf<Promise<{ metadata: { name: string } } | undefined>>();
+    expectTypeOf(ignoreNotFound).returns.toEqualTypeOf<undefined>();
+    expectTypeOf(ignoreAlreadyExists).returns.toEqualTypeOf<undefined>();
+    // The old shape, handing over the promise, does not compile (and would throw it right back at runtime).
+    // @ts-expect-error a promise is not an error
+    expect(() => ignoreNotFound(Promise.resolve(3))).toThrow();
+    // @ts-expect-error a promise is not an error
+    expect(() => ignoreAlreadyExists(read().catch(() => undefined))).toThrow();
+    // Using the result as the object needs the undefined handled first.
+    const useName = async () => {
+      const obj = await read().catch(ignoreNotFound);
+      // @ts-expect-error obj may be undefined
+      return obj.metadata.name;
+    };
+    expectTypeOf(useName).returns.toEqualTypeOf<Promise<string>>();
   });
 });
+
+describe('more predicates', () => {
+  it('isBadRequest, isTimeout, isInternalError, isServiceUnavailable match their codes and reasons', () => {
+    expect(isBadRequest(ApiError.fromResponse(400, status(400, 'BadRequest')))).toBe(true);
+    expect(isTimeout(ApiError.fromResponse(504, status(504, 'Timeout')))).toBe(true);
+    expect(isTimeout(ApiError.fromResponse(500, status(500, 'ServerTimeout')))).toBe(true);
+    expect(isInternalError(ApiError.fromResponse(500, status(500, 'InternalError')))).toBe(true);
+    expect(isServiceUnavailable(ApiError.fromResponse(503, status(503, 'ServiceUnavailable')))).toBe(true);
+    expect(isTimeout(notFoundError())).toBe(false);
+    expect(isBadRequest(notFoundError())).toBe(false);
+  });
+
+  it('NoKindMatchError is retryable and not a NotFound', () => {
+    const err = new NoKindMatchError({ apiVersion: 'example.com/v1', kind: 'Widget' });
+    expect(err.message).toBe('no matches for kind "Widget" in version "example.com/v1"');
+    expect(isNoMatchError(err)).toBe(true);
+    expect(isNotFound(err)).toBe(false);
+    expect(isRetryable(err)).toBe(true);
+  });
+});
+
+function notFoundError(): ApiError {
+  return ApiError.fromResponse(404, status(404, 'NotFound'));
+}

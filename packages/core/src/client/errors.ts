@@ -7,6 +7,7 @@
  * - `TransportConfigError`: the kubeconfig cannot be used at all (no current cluster, bad server URL). Not retryable.
  * - `InvalidRequestError`: the caller built a bad request (unencoded path). Not retryable.
  * - `TransportClosedError`: the Transport was closed; nothing will succeed on it again.
+ * - `NoKindMatchError`: the server serves no such kind (a CRD not installed); not an object's NotFound.
  * Messages name the method, path and server answer, never a credential.
  */
 
@@ -244,18 +245,72 @@ export function isTooManyRequests(err: unknown): boolean {
   return hasReason(err, 'TooManyRequests', 429);
 }
 
+export function isBadRequest(err: unknown): boolean {
+  return hasReason(err, 'BadRequest', 400);
+}
+
+/** The server did not finish in time: 504 (reason Timeout) or reason ServerTimeout. */
+export function isTimeout(err: unknown): boolean {
+  const e = apiError(err);
+  return e !== undefined && (e.reason === 'Timeout' || e.reason === 'ServerTimeout' || e.code === 504);
+}
+
+export function isInternalError(err: unknown): boolean {
+  return hasReason(err, 'InternalError', 500);
+}
+
+export function isServiceUnavailable(err: unknown): boolean {
+  return hasReason(err, 'ServiceUnavailable', 503);
+}
+
 /** True for failures where the same request may succeed later: transport failures and retryable API errors. */
 export function isRetryable(err: unknown): boolean {
-  if (err instanceof ApiError || err instanceof TransportError || err instanceof CredentialError) return err.retryable;
+  if (err instanceof ApiError || err instanceof TransportError || err instanceof CredentialError || err instanceof NoKindMatchError) {
+    return err.retryable;
+  }
   return false;
 }
 
-/** Resolves to the value, or `undefined` when the operation failed with NotFound; other errors propagate. */
-export async function ignoreNotFound<T>(operation: Promise<T>): Promise<T | undefined> {
-  try {
-    return await operation;
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw err;
+/** Refuses a promise where an error belongs, so `ignoreNotFound(client.get(…))` does not compile. */
+type NotAPromise<E> = E extends PromiseLike<unknown> ? never : E;
+
+/**
+ * Returns `undefined` for a NotFound error and throws any other error again: the `.catch` of a read that may find
+ * nothing, so `await client.get(kind, key).catch(ignoreNotFound)` is the object or `undefined` (never the error).
+ * In a `catch` block, `ignoreNotFound(err)` rethrows what is not a NotFound.
+ */
+export function ignoreNotFound<E>(err: NotAPromise<E>): undefined {
+  return rethrowUnless(err, isNotFound);
+}
+
+/** Returns `undefined` for an AlreadyExists error and throws any other error again (`create(obj).catch(ignoreAlreadyExists)`). */
+export function ignoreAlreadyExists<E>(err: NotAPromise<E>): undefined {
+  return rethrowUnless(err, isAlreadyExists);
+}
+
+function rethrowUnless(err: unknown, ignored: (err: unknown) => boolean): undefined {
+  if (ignored(err)) return undefined;
+  throw err;
+}
+
+/**
+ * The server serves no such kind (its CRD is not installed, or the apiVersion is wrong). Distinct from an object's
+ * NotFound, so `ignoreNotFound` does not hide a missing CRD. Retryable: the kind may be installed later.
+ */
+export class NoKindMatchError extends Error {
+  override readonly name = 'NoKindMatchError';
+  readonly retryable = true;
+  constructor(
+    readonly kind: { apiVersion: string; kind: string },
+    options?: { cause?: unknown },
+  ) {
+    super(`no matches for kind "${kind.kind}" in version "${kind.apiVersion}"`, options);
   }
+}
+
+/** True when the kind of a request is not served (see NoKindMatchError). */
+export function isNoMatchError(err: unknown): boolean {
+  return (
+    err instanceof NoKindMatchError || (typeof err === 'object' && err !== null && (err as { name?: unknown }).name === 'NoKindMatchError')
+  );
 }

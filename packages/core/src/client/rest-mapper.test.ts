@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApiError, isNotFound } from './errors.js';
+import { NoKindMatchError, isNoMatchError, isNotFound } from './errors.js';
 import { DiscoveryRESTMapper } from './rest-mapper.js';
 import { Transport } from './transport.js';
 
@@ -112,16 +112,17 @@ describe('DiscoveryRESTMapper', () => {
     expect(requests).toEqual(['/apis/example.com/v1', '/apis/example.com/v1']);
   });
 
-  it('answers NotFound "no matches for kind" for unknown kinds and group-versions, and finds a group served later', async () => {
+  it('answers NoKindMatchError (not an object NotFound) for unknown kinds and group-versions, and finds a group served later', async () => {
     const mapper = new DiscoveryRESTMapper(transport);
     const missingKind = await mapper.mapping({ apiVersion: 'v1', kind: 'Nope' }).catch((e: unknown) => e);
-    expect(missingKind).toBeInstanceOf(ApiError);
-    expect(isNotFound(missingKind)).toBe(true);
+    expect(missingKind).toBeInstanceOf(NoKindMatchError);
+    expect(isNoMatchError(missingKind)).toBe(true);
+    expect(isNotFound(missingKind)).toBe(false);
     expect((missingKind as Error).message).toContain('no matches for kind "Nope" in version "v1"');
     // The first read of a group-version is fresh, so a miss does not read it twice.
     expect(requests).toEqual(['/api/v1']);
 
-    await expect(mapper.mapping({ apiVersion: 'later.io/v1', kind: 'Thing' })).rejects.toSatisfy(isNotFound);
+    await expect(mapper.mapping({ apiVersion: 'later.io/v1', kind: 'Thing' })).rejects.toSatisfy(isNoMatchError);
     lists['/apis/later.io/v1'] = [{ name: 'things', namespaced: true, kind: 'Thing' }];
     expect(await mapper.mapping({ apiVersion: 'later.io/v1', kind: 'Thing' })).toMatchObject({ resource: 'things' });
   });

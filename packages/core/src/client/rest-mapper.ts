@@ -7,7 +7,7 @@
 import { formatApiVersion, parseApiVersion } from '../object/gvk.js';
 import type { ObjectKind } from '../object/types.js';
 import { abortable } from './abortable.js';
-import { ApiError, isNotFound } from './errors.js';
+import { NoKindMatchError, isNotFound } from './errors.js';
 import { groupVersionPath } from './paths.js';
 import type { RequestOptions, ResourceMapping, RESTMapper } from './types.js';
 
@@ -67,7 +67,7 @@ export class DiscoveryRESTMapper implements RESTMapper {
       found = (await abortable(again.table, options.signal))?.get(kind.kind);
       if (found) return found;
     }
-    throw noMatch(kind);
+    throw new NoKindMatchError({ apiVersion: kind.apiVersion, kind: kind.kind });
   }
 
   /** Forgets every cached group-version; the next lookups read discovery again. */
@@ -113,18 +113,4 @@ function tableOf(group: string, version: string, list: APIResourceList | undefin
     });
   }
   return table;
-}
-
-function noMatch(kind: ObjectKind): ApiError {
-  const message = `no matches for kind "${kind.kind}" in version "${kind.apiVersion}"`;
-  return new ApiError(404, {
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    message,
-    reason: 'NotFound',
-    code: 404,
-    details: { kind: kind.kind, group: parseApiVersion(kind.apiVersion).group },
-  });
 }

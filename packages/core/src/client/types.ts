@@ -105,7 +105,7 @@ export interface ResourceMapping {
 
 /** Maps kinds to resources from API discovery; refreshes when a kind is unknown (a CRD may have just appeared). */
 export interface RESTMapper {
-  /** The mapping, or an ApiError with reason NotFound ("no matches for kind …") once a refresh did not find it. */
+  /** The mapping, or a NoKindMatchError once a refresh did not find the kind (an unknown kind is not an object NotFound). */
   mapping(kind: ObjectKind, options?: RequestOptions): Promise<ResourceMapping>;
   /** Forget cached discovery so the next lookup re-reads it. */
   reset(): void;

@@ -1,5 +1,5 @@
 /** Conversions between apiVersion strings, ObjectKind and GroupVersionKind. */
-import type { GroupVersionKind, KubeObject, ObjectKind } from './types.js';
+import type { GroupVersionKind, KubeObjectLike, ObjectKind } from './types.js';
 
 /** Splits `apps/v1` into `{group: 'apps', version: 'v1'}` and `v1` into `{group: '', version: 'v1'}`. */
 export function parseApiVersion(apiVersion: string): { group: string; version: string } {
@@ -27,7 +27,7 @@ export function kindKey(kind: ObjectKind): string {
 }
 
 /** The kind of an object, or an error naming what is missing. */
-export function objectKindOf(obj: KubeObject): ObjectKind {
+export function objectKindOf(obj: KubeObjectLike): ObjectKind {
   if (!obj.apiVersion || !obj.kind) {
     throw new TypeError(`object ${obj.metadata?.namespace ?? ''}/${obj.metadata?.name ?? ''} has no apiVersion/kind`);
   }

@@ -3,7 +3,7 @@
  * streams fed by writes. Enough to drive the InformerCache's bookkeeping fast; protocol behaviour is tested against
  * the envtest API server.
  */
-import { ApiError } from '../../client/errors.js';
+import { NoKindMatchError } from '../../client/errors.js';
 import type { ObjectList, ResourceMapping, RESTMapper } from '../../client/types.js';
 import { kindKey } from '../../object/gvk.js';
 import type { KubeObject, ObjectKind } from '../../object/types.js';
@@ -65,11 +65,11 @@ export class MemoryApi implements CacheTransport, RESTMapper {
     this.emit(path, { type: 'DELETED', object: { ...old, metadata: { ...old.metadata, resourceVersion: String(++this.rv) } } });
   }
 
-  async request<T>(req: { method: 'GET'; path: string; query?: Query; signal?: AbortSignal }): Promise<T> {
+  request<T>(req: { method: 'GET'; path: string; query?: Query; signal?: AbortSignal }): Promise<T> {
     this.requests.push({ path: req.path, query: req.query ?? {} });
     const items = [...(this.collections.get(req.path)?.values() ?? [])].map(({ apiVersion: _a, kind: _k, ...rest }) => rest as KubeObject);
     const list: ObjectList = { metadata: { resourceVersion: String(this.rv) }, items };
-    return list as T;
+    return Promise.resolve(list as T);
   }
 
   async watch(req: { path: string; query?: Query; signal: AbortSignal }): Promise<AsyncIterable<RawWatchEvent>> {
@@ -82,13 +82,13 @@ export class MemoryApi implements CacheTransport, RESTMapper {
     return iterable;
   }
 
-  async mapping(kind: ObjectKind): Promise<ResourceMapping> {
+  mapping(kind: ObjectKind): Promise<ResourceMapping> {
     this.mappingCalls++;
     const found = this.mappings.find(
       (m) => kindKey({ apiVersion: m.group ? `${m.group}/${m.version}` : m.version, kind: m.kind }) === kindKey(kind),
     );
-    if (!found) throw new ApiError(404, { kind: 'Status', reason: 'NotFound', message: `no matches for kind ${kindKey(kind)}`, code: 404 });
-    return found;
+    if (!found) return Promise.reject(new NoKindMatchError(kind));
+    return Promise.resolve(found);
   }
 
   reset(): void {}

@@ -1,0 +1,16 @@
+/** The finalizer registry over HTTP on the in-memory API server (the real tier runs the same cases in toolkit.real.test.ts). */
+import { afterAll, beforeAll, describe } from 'vitest';
+import { startMemoryTier, type Tier } from '../cluster/tier.test-util.js';
+import { finalizerCases } from './finalizer.cases.test-util.js';
+
+let tier: Tier;
+beforeAll(async () => {
+  tier = await startMemoryTier();
+});
+afterAll(async () => {
+  await tier?.close();
+});
+
+describe('finalizer registry on the in-memory API server', () => {
+  finalizerCases(() => tier);
+});
