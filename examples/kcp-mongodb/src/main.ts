@@ -34,8 +34,8 @@ const logger = createLogger();
 const provider = new ApiExportProvider({
   endpointSliceName: values['endpoint-slice'],
   exportConfig: load(values['kcp-kubeconfig']),
-  logger,
 });
+// The provider logs through the manager's logger.
 const mgr = newManager(load(values['target-kubeconfig']), provider, { logger });
 setupMongoSync(mgr, { downstreamNamespace: values['downstream-namespace'] });
 await mgr.start(signalHandler());

@@ -72,7 +72,6 @@ describe('kcp MongoDB walk-through', () => {
     const provider = new ApiExportProvider({
       endpointSliceName: EXPORT_NAME,
       exportConfig: kubeConfig(kcp.kubeconfig(mongoWs)),
-      logger: silentLogger,
     });
     const mgr = newManager(kubeConfig(downstream.kubeconfig()), provider, { logger: silentLogger });
     setupMongoSync(mgr, { downstreamNamespace: 'default' });

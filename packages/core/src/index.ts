@@ -5,7 +5,7 @@
 export type { GroupVersionKind, KubeObject, KubeObjectLike, ObjectKey, ObjectKind, ObjectMeta, OwnerReference } from './object/types.js';
 export { formatApiVersion, kindKey, objectKindOf, parseApiVersion, toGroupVersionKind, toObjectKind } from './object/gvk.js';
 
-export type { Aware, ClusterName, Provider, ProviderRunnable } from './multicluster/types.js';
+export type { Aware, ClusterName, Provider, ProviderContext, ProviderRunnable } from './multicluster/types.js';
 export { LOCAL_CLUSTER, isProviderRunnable } from './multicluster/types.js';
 export { ClusterNotFoundError, isClusterNotFound } from './multicluster/errors.js';
 
@@ -286,7 +286,7 @@ export { ClusterNotOwnedError, ShardingConfigError, ShardingError } from './shar
 
 export type { ClusterConnectionOptions, ClusterFactory, RetryOptions } from './providers/engager/cluster-engager.js';
 export { ClusterEngager } from './providers/engager/cluster-engager.js';
-export { EngagerProvider, localClusterOf } from './providers/engager/engager-provider.js';
+export { EngagerProvider } from './providers/engager/engager-provider.js';
 export type { ClusterState, ClusterStatus, StatusListener } from './providers/engager/cluster-status.js';
 export type { DesiredCluster } from './providers/engager/desired-cluster.js';
 export { absentCluster, desiredFromKubeconfig, refusedCluster } from './providers/engager/desired-cluster.js';

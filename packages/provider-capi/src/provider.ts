@@ -10,21 +10,18 @@ import {
   ProviderConfigError,
   absentCluster,
   desiredFromKubeconfig,
-  localClusterOf,
   refusedCluster,
-  silentLogger,
   whenAborted,
 } from '@multicluster-runtime/core';
 import type {
-  Aware,
   Cluster,
   ClusterConnectionOptions,
   ClusterName,
   DesiredCluster,
   KubeObject,
   KubeconfigPolicy,
-  Logger,
   ObjectKind,
+  ProviderContext,
 } from '@multicluster-runtime/core';
 import { controlPlaneInitialized, type CapiApiVersion, type ReadinessCheck } from './readiness.js';
 
@@ -56,23 +53,20 @@ export function capiClusterName(namespace: string, name: string): ClusterName {
 export class CapiProvider extends EngagerProvider {
   private readonly clusterKind: ObjectKind;
   private readonly isReady: ReadinessCheck;
-  private readonly log: Logger;
 
   constructor(private readonly options: CapiProviderOptions = {}) {
-    const log = (options.logger ?? silentLogger).with({ provider: 'capi' });
-    super('CapiProvider', new ClusterEngager('capi', { ...options, logger: log }));
-    this.log = log;
+    super('CapiProvider', new ClusterEngager('capi', options));
     this.clusterKind = { apiVersion: options.apiVersion ?? 'cluster.x-k8s.io/v1beta2', kind: 'Cluster' };
     this.isReady = options.isReady ?? controlPlaneInitialized;
   }
 
-  protected async discover(signal: AbortSignal, aware: Aware): Promise<void> {
-    const host = this.options.hostCluster ?? localClusterOf(aware);
+  protected async discover(signal: AbortSignal, context: ProviderContext): Promise<void> {
+    const host = this.options.hostCluster ?? context.localCluster;
     if (!host) {
       throw new ProviderConfigError('CapiProvider', 'no management cluster: start it from a manager or pass options.hostCluster');
     }
     if (signal.aborted) return;
-    this.engager.begin(aware, signal);
+    this.engager.begin(context.aware, signal);
     const clusters = await host.cache.acquireInformer(this.clusterKind, { signal });
     const secrets = await host.cache.acquireInformer<SecretObject>(secretKind, { signal });
     const recompute = (namespace: string | undefined, name: string | undefined): void => {

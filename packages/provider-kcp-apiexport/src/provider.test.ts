@@ -1,6 +1,6 @@
 import { KubeConfig } from '@kubernetes/client-node';
-import type { Aware, Cluster, KubeObject } from '@multicluster-runtime/core';
-import { ApiClient, DiscoveryRESTMapper, Transport, isNotFound } from '@multicluster-runtime/core';
+import type { Aware, Cluster, KubeObject, ProviderContext } from '@multicluster-runtime/core';
+import { ApiClient, DiscoveryRESTMapper, Transport, isNotFound, noopMetrics, silentLogger } from '@multicluster-runtime/core';
 import type { KcpServer, KcpWorkspace } from '@multicluster-runtime/envtest';
 import { startKcpServer } from '@multicluster-runtime/envtest';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
@@ -44,6 +44,11 @@ class RecordingAware implements Aware {
       { once: true },
     );
     return Promise.resolve();
+  }
+
+  /** A start context engaging through this Aware: no host cluster unless given, silent logs, no metrics. */
+  context(extra: Partial<ProviderContext> = {}): ProviderContext {
+    return { aware: this, logger: silentLogger, metrics: noopMetrics, ...extra };
   }
 }
 
@@ -90,7 +95,7 @@ describe('ApiExportProvider against the fake kcp', () => {
     });
     const aware = new RecordingAware();
     const stop = new AbortController();
-    const done = provider.start(stop.signal, aware);
+    const done = provider.start(stop.signal, aware.context());
     running.push({ stop, done });
     return { provider, aware, stop, done };
   }

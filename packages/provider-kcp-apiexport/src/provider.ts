@@ -17,6 +17,7 @@ import type {
   Logger,
   MetricsRecorder,
   ObjectKind,
+  ProviderContext,
   ProviderRunnable,
 } from '@multicluster-runtime/core';
 import { ClusterNotFoundError, ClusterSet, ProviderAlreadyStartedError, newCluster, silentLogger } from '@multicluster-runtime/core';
@@ -38,7 +39,9 @@ export interface ApiExportProviderOptions {
   endpointStartTimeoutMs?: number;
   /** Backoff between retries of failed endpoints and engagements. Defaults: 200 ms doubling to 30 s. */
   retry?: { initialMs?: number; maxMs?: number };
+  /** Default: the manager's logger. */
   logger?: Logger;
+  /** Default: the manager's metrics. */
   metrics?: MetricsRecorder;
 }
 
@@ -52,7 +55,7 @@ interface EndpointSlot {
 
 export class ApiExportProvider implements ProviderRunnable {
   private readonly clusters: ClusterSet;
-  private readonly log: Logger;
+  private log: Logger;
   private readonly isReady: (binding: KubeObject) => boolean;
   private readonly retryInitialMs: number;
   private readonly retryMaxMs: number;
@@ -71,23 +74,25 @@ export class ApiExportProvider implements ProviderRunnable {
     if (!options.endpointSliceName) throw new ApiExportProviderConfigError('endpointSliceName is required');
     if (!options.exportConfig?.getCurrentCluster())
       throw new ApiExportProviderConfigError('exportConfig needs a current context whose cluster is the export workspace');
-    this.log = (options.logger ?? silentLogger).with({ provider: 'kcp-apiexport', endpointSlice: options.endpointSliceName });
+    this.log = this.logFields(options.logger ?? silentLogger);
     this.isReady = options.isReady ?? bindingIsReady;
     this.retryInitialMs = options.retry?.initialMs ?? 200;
     this.retryMaxMs = options.retry?.maxMs ?? 30_000;
     this.clusters = new ClusterSet({
       waitCacheTimeoutMs: options.waitCacheTimeoutMs ?? 30_000,
-      logger: this.log,
+      ...(options.logger ? { logger: this.log } : {}),
       owner: 'kcp-apiexport',
       ...(options.metrics ? { metrics: options.metrics } : {}),
     });
   }
 
   /** Follows the endpoint slice until `signal` aborts, then disengages every cluster and closes every endpoint. */
-  async start(signal: AbortSignal, aware: Aware): Promise<void> {
+  async start(signal: AbortSignal, context: ProviderContext): Promise<void> {
     if (this.started) throw new ProviderAlreadyStartedError('ApiExportProvider');
     this.started = true;
-    this.aware = aware;
+    if (!this.options.logger) this.log = this.logFields(context.logger);
+    this.clusters.useContext({ logger: this.log, metrics: context.metrics });
+    this.aware = context.aware;
     const sliceCluster = newCluster(this.options.exportConfig, { name: 'kcp-export-workspace', logger: this.log });
     const running = sliceCluster.start(signal);
     try {
@@ -101,6 +106,10 @@ export class ApiExportProvider implements ProviderRunnable {
       await this.shutdown();
       await running.catch(() => {});
     }
+  }
+
+  private logFields(logger: Logger): Logger {
+    return logger.with({ provider: 'kcp-apiexport', endpointSlice: this.options.endpointSliceName });
   }
 
   /** The engaged cluster with this logical cluster name or workspace path (`root:org:ws`). */

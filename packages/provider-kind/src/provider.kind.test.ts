@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { ClusterNotFoundError } from '@multicluster-runtime/core';
+import { ClusterNotFoundError, noopMetrics, silentLogger } from '@multicluster-runtime/core';
 import type { Aware, Cluster, ClusterName } from '@multicluster-runtime/core';
 import { KindProvider } from './index.js';
 
@@ -38,7 +38,7 @@ describe.skipIf(reason !== undefined)(reason ? `real kind suite skipped: ${reaso
     };
     const provider = new KindProvider({ namePrefix: name, pollIntervalMs: 500 });
     const stop = new AbortController();
-    const done = provider.start(stop.signal, aware);
+    const done = provider.start(stop.signal, { aware, logger: silentLogger, metrics: noopMetrics });
     try {
       await vi.waitFor(() => expect([...engaged.keys()]).toEqual([name]), { timeout: 60_000, interval: 250 });
       const cluster = await provider.get(name);

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
-import { ClusterNotFoundError, ProviderAlreadyStartedError } from '@multicluster-runtime/core';
-import type { Aware, Cluster, ClusterName } from '@multicluster-runtime/core';
+import { ClusterNotFoundError, ProviderAlreadyStartedError, noopMetrics, silentLogger } from '@multicluster-runtime/core';
+import type { Aware, Cluster, ClusterName, ProviderContext } from '@multicluster-runtime/core';
 import { startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
 import { KindProvider, type KindProviderOptions } from './index.js';
 
@@ -25,6 +25,11 @@ class RecordingAware implements Aware {
   }
   names(): string[] {
     return [...this.engaged.keys()].sort();
+  }
+
+  /** A start context engaging through this Aware: no host cluster unless given, silent logs, no metrics. */
+  context(extra: Partial<ProviderContext> = {}): ProviderContext {
+    return { aware: this, logger: silentLogger, metrics: noopMetrics, ...extra };
   }
 }
 
@@ -63,7 +68,7 @@ function run(statePath: string, options: KindProviderOptions = {}) {
   });
   const aware = new RecordingAware();
   const stop = new AbortController();
-  const done = provider.start(stop.signal, aware);
+  const done = provider.start(stop.signal, aware.context());
   running.push({ stop, done });
   return { provider, aware, stop, done };
 }
@@ -83,7 +88,9 @@ describe('KindProvider with the kind CLI', () => {
 
   test('a second start is refused with ProviderAlreadyStartedError and leaves the first running', async () => {
     const { provider, aware } = run(writeState('twice', { clusters: { alpha: servers[0]!.kubeconfig() } }));
-    await expect(provider.start(new AbortController().signal, new RecordingAware())).rejects.toBeInstanceOf(ProviderAlreadyStartedError);
+    await expect(provider.start(new AbortController().signal, new RecordingAware().context())).rejects.toBeInstanceOf(
+      ProviderAlreadyStartedError,
+    );
     await vi.waitFor(() => expect(aware.names()).toEqual(['alpha']), { timeout: 10_000 });
   });
 

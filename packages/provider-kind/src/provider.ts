@@ -11,10 +11,9 @@ import {
   absentCluster,
   desiredFromKubeconfig,
   refusedCluster,
-  silentLogger,
   sleep,
 } from '@multicluster-runtime/core';
-import type { Aware, ClusterConnectionOptions, ClusterName, KubeconfigPolicy, Logger } from '@multicluster-runtime/core';
+import type { ClusterConnectionOptions, ClusterName, KubeconfigPolicy, ProviderContext } from '@multicluster-runtime/core';
 import { KindCli, type KindCliOptions } from './kind-cli.js';
 
 export interface KindProviderOptions extends KindCliOptions, ClusterConnectionOptions {
@@ -36,16 +35,13 @@ export interface KindPollStatus {
 
 export class KindProvider extends EngagerProvider {
   private readonly cli: KindCli;
-  private readonly log: Logger;
   private readonly pollIntervalMs: number;
   private readonly listed = new Set<ClusterName>();
   private lastError: string | undefined;
   private polls = 0;
 
   constructor(private readonly options: KindProviderOptions = {}) {
-    const log = (options.logger ?? silentLogger).with({ provider: 'kind' });
-    super('KindProvider', new ClusterEngager('kind', { ...options, logger: log }));
-    this.log = log;
+    super('KindProvider', new ClusterEngager('kind', options));
     this.cli = new KindCli(options);
     this.pollIntervalMs = options.pollIntervalMs ?? 2_000;
     if (!(Number.isFinite(this.pollIntervalMs) && this.pollIntervalMs > 0)) {
@@ -61,8 +57,8 @@ export class KindProvider extends EngagerProvider {
     return { ...(this.lastError !== undefined ? { lastError: this.lastError } : {}), polls: this.polls };
   }
 
-  protected async discover(signal: AbortSignal, aware: Aware): Promise<void> {
-    this.engager.begin(aware, signal);
+  protected async discover(signal: AbortSignal, context: ProviderContext): Promise<void> {
+    this.engager.begin(context.aware, signal);
     while (!signal.aborted) {
       await this.poll(signal);
       this.polls++;

@@ -53,7 +53,7 @@ function start(paths: string[], options: Partial<KubeconfigFileProviderOptions> 
   });
   const aware = new RecordingAware();
   const ac = new AbortController();
-  const done = provider.start(ac.signal, aware);
+  const done = provider.start(ac.signal, aware.context());
   const stop = async () => {
     ac.abort();
     await done;
@@ -335,6 +335,6 @@ describe('KubeconfigFileProvider', () => {
 
   test('a bad glob fails start with a clear error', async () => {
     const provider = new KubeconfigFileProvider({ paths: [join(root, '[unclosed')] });
-    await expect(provider.start(new AbortController().signal, new RecordingAware())).rejects.toThrow(/bad path pattern/);
+    await expect(provider.start(new AbortController().signal, new RecordingAware().context())).rejects.toThrow(/bad path pattern/);
   });
 });

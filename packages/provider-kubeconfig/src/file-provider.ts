@@ -17,10 +17,9 @@ import {
   desiredFromKubeconfig,
   listKubeconfigContexts,
   refusedCluster,
-  silentLogger,
   whenAborted,
 } from '@multicluster-runtime/core';
-import type { Aware, ClusterConnectionOptions, ClusterName, KubeconfigPolicy, Logger } from '@multicluster-runtime/core';
+import type { ClusterConnectionOptions, ClusterName, KubeconfigPolicy, ProviderContext } from '@multicluster-runtime/core';
 import { pathSpec, type PathSpec } from './path-spec.js';
 
 export interface KubeconfigFileProviderOptions extends ClusterConnectionOptions {
@@ -61,7 +60,6 @@ const defaultMaxBytes = 1024 * 1024;
 
 export class KubeconfigFileProvider extends EngagerProvider {
   readonly separator: string;
-  private readonly log: Logger;
   private readonly debounceMs: number;
   private readonly rescanIntervalMs: number;
   private readonly files = new Map<string, TrackedFile>();
@@ -95,18 +93,17 @@ export class KubeconfigFileProvider extends EngagerProvider {
     this.rescanIntervalMs = rescanIntervalMs;
     this.separator = options.separator ?? '+';
     if (this.separator === '') throw new ProviderConfigError(name, 'options.separator must not be empty');
-    this.log = (options.logger ?? silentLogger).with({ provider: 'kubeconfig-files' });
   }
 
-  /** Watches the paths and engages their clusters through `aware` until `signal` aborts. */
-  protected async discover(signal: AbortSignal, aware: Aware): Promise<void> {
+  /** Watches the paths and engages their clusters through `context.aware` until `signal` aborts. */
+  protected async discover(signal: AbortSignal, context: ProviderContext): Promise<void> {
     try {
       this.specs = await Promise.all(this.options.paths.map((p) => pathSpec(p)));
     } catch (err) {
       throw new ProviderConfigError(this.providerName, `bad path pattern: ${describeError(err)}`);
     }
     if (signal.aborted) return;
-    this.engager.begin(aware, signal);
+    this.engager.begin(context.aware, signal);
     const watchers = this.specs.map((spec) => this.watchSpec(spec));
     let interval: ReturnType<typeof setInterval> | undefined;
     try {

@@ -5,8 +5,8 @@
  */
 import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createLogger, loadUntrustedKubeconfig, newCluster } from '@multicluster-runtime/core';
-import type { Aware, Cluster, ClusterName, KubeCluster, Logger } from '@multicluster-runtime/core';
+import { createLogger, loadUntrustedKubeconfig, newCluster, noopMetrics, silentLogger } from '@multicluster-runtime/core';
+import type { Aware, Cluster, ClusterName, KubeCluster, Logger, ProviderContext } from '@multicluster-runtime/core';
 import type { ApiServer } from '@multicluster-runtime/envtest';
 
 export interface Engagement {
@@ -35,6 +35,11 @@ export class RecordingAware implements Aware {
   /** The live engagement of `name`, if any. */
   current(name: ClusterName): Engagement | undefined {
     return this.engagements.find((e) => e.name === name && !e.signal.aborted);
+  }
+
+  /** A start context engaging through this Aware: no host cluster unless given, silent logs, no metrics. */
+  context(extra: Partial<ProviderContext> = {}): ProviderContext {
+    return { aware: this, logger: silentLogger, metrics: noopMetrics, ...extra };
   }
 }
 

@@ -78,7 +78,7 @@ if (!assetsDir) {
       const provider = new KubeconfigSecretProvider({ namespace: NS, hostCluster: reader, ...options });
       const aware = new RecordingAware();
       const ac = new AbortController();
-      const done = provider.start(ac.signal, aware);
+      const done = provider.start(ac.signal, aware.context());
       stops.push(async () => {
         ac.abort();
         await done;

@@ -1,7 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ClusterNotFoundError, ProviderAlreadyStartedError, newCluster, whenAborted } from '@multicluster-runtime/core';
+import {
+  ClusterNotFoundError,
+  ProviderAlreadyStartedError,
+  createLogger,
+  loadUntrustedKubeconfig,
+  newCluster,
+  newManager,
+  whenAborted,
+} from '@multicluster-runtime/core';
 import type { KubeCluster, KubeObject } from '@multicluster-runtime/core';
 import { startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
@@ -63,7 +71,7 @@ function start(options: Partial<KubeconfigSecretProviderOptions> = {}) {
   });
   const aware = new RecordingAware();
   const ac = new AbortController();
-  const done = provider.start(ac.signal, aware);
+  const done = provider.start(ac.signal, aware.context());
   running.push(async () => {
     ac.abort();
     await done;
@@ -420,22 +428,63 @@ describe('KubeconfigSecretProvider', () => {
     expect(aware.engagements.map((e) => e.name)).toEqual(['one']);
   });
 
-  test('takes the host cluster from a manager-like Aware, and refuses to start without one', async () => {
+  test('takes the host cluster from its start context, and refuses to start without one', async () => {
     const { logger } = capturingLogger();
     const provider = new KubeconfigSecretProvider({ namespace: NS, logger });
-    const aware = Object.assign(new RecordingAware(), { getLocalCluster: () => hostCluster });
+    const aware = new RecordingAware();
     const ac = new AbortController();
-    const done = provider.start(ac.signal, aware);
+    const done = provider.start(ac.signal, aware.context({ localCluster: hostCluster }));
     running.push(async () => {
       ac.abort();
       await done;
     });
     await putSecret('via-manager', { kubeconfig: members[0]!.kubeconfig() });
     await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual(['via-manager']);
-    await expect(provider.start(ac.signal, aware)).rejects.toBeInstanceOf(ProviderAlreadyStartedError);
+    await expect(provider.start(ac.signal, aware.context())).rejects.toBeInstanceOf(ProviderAlreadyStartedError);
 
     const orphan = new KubeconfigSecretProvider({ namespace: NS });
-    await expect(orphan.start(new AbortController().signal, new RecordingAware())).rejects.toThrow(/no host cluster/);
+    await expect(orphan.start(new AbortController().signal, new RecordingAware().context())).rejects.toThrow(/no host cluster/);
+  });
+
+  test("started by a manager without a logger option, it logs refusals and unreachable members through the manager's logger", async () => {
+    const plugin = markerPlugin(dir, 'manager-logged-exec');
+    const hostile = kubeconfigDoc(members[1]!);
+    hostileCases(plugin, dir)[0]!.alter(hostile);
+    const gone = await startApiServer();
+    await gone.stop(); // its port is closed now
+    const records: Array<Record<string, unknown>> = [];
+    const logger = createLogger({ level: 'debug', sink: (level, msg, fields) => records.push({ level, msg, ...fields }) });
+    // No hostCluster and no logger: the host cluster and the logger both come from the manager.
+    const provider = new KubeconfigSecretProvider({ namespace: NS, probeTimeoutMs: 3_000, retry: { initialMs: 50, maxMs: 400 } });
+    const mgr = newManager(loadUntrustedKubeconfig(host.kubeconfig()), provider, { logger });
+    const ac = new AbortController();
+    const done = mgr.start(ac.signal);
+    running.push(async () => {
+      ac.abort();
+      await done;
+      await gone.close();
+    });
+    await putSecret('healthy', { kubeconfig: members[0]!.kubeconfig() });
+    await putSecret('hostile', { kubeconfig: toText(hostile) });
+    await putSecret('unreachable', { kubeconfig: gone.kubeconfig() });
+    await expect.poll(() => mgr.engagedClusters(), { timeout: 10_000 }).toEqual(['healthy']);
+    const lines = (cluster: string) => records.filter((r) => r['cluster'] === cluster && r['level'] === 'warn');
+    await expect
+      .poll(() => lines('hostile'), { timeout: 10_000 })
+      .toEqual([
+        expect.objectContaining({
+          provider: 'kubeconfig-secrets',
+          state: 'rejected',
+          msg: expect.stringContaining('refused'),
+          reason: expect.stringContaining(`"${hostileCases(plugin, dir)[0]!.capability}"`),
+        }),
+      ]);
+    await expect.poll(() => provider.status('unreachable')?.failures ?? 0, { timeout: 10_000 }).toBeGreaterThan(2);
+    // Retries of the same failure add no lines: one warning for the outage.
+    expect(lines('unreachable')).toEqual([
+      expect.objectContaining({ provider: 'kubeconfig-secrets', state: 'unreachable', msg: expect.stringContaining('unreachable') }),
+    ]);
+    expect(plugin.ran()).toBe(false);
   });
 
   test('bad options are refused with a clear error', () => {

@@ -13,20 +13,17 @@ import {
   ProviderConfigError,
   absentCluster,
   desiredFromKubeconfig,
-  localClusterOf,
   parseLabelSelector,
   refusedCluster,
-  silentLogger,
   whenAborted,
 } from '@multicluster-runtime/core';
 import type {
-  Aware,
   Cluster,
   ClusterConnectionOptions,
   DesiredCluster,
   KubeconfigPolicy,
   LabelSelector,
-  Logger,
+  ProviderContext,
 } from '@multicluster-runtime/core';
 import { openSecretSource, type SecretObject, type SecretSource, type SecretWatchMode } from './secret-source.js';
 
@@ -51,8 +48,8 @@ export interface KubeconfigSecretProviderOptions extends ClusterConnectionOption
    */
   watch?: SecretWatchMode;
   /**
-   * The cluster holding the Secrets, already running. Default: the manager's local cluster, taken from the Aware the
-   * provider is started with (a Manager, or a MultiProvider started by one).
+   * The cluster holding the Secrets, already running. Default: the manager's local cluster (the start context's
+   * `localCluster`, which a MultiProvider passes on to its members).
    */
   hostCluster?: Cluster;
 }
@@ -62,7 +59,6 @@ export class KubeconfigSecretProvider extends EngagerProvider {
   readonly key: string;
   readonly watch: SecretWatchMode;
   private readonly selector: LabelSelector;
-  private readonly log: Logger;
 
   constructor(private readonly options: KubeconfigSecretProviderOptions) {
     super('KubeconfigSecretProvider', new ClusterEngager('kubeconfig-secrets', options));
@@ -84,12 +80,11 @@ export class KubeconfigSecretProvider extends EngagerProvider {
     } catch (err) {
       throw new ProviderConfigError(name, `options.labelSelector is invalid: ${(err as Error).message}`);
     }
-    this.log = (options.logger ?? silentLogger).with({ provider: 'kubeconfig-secrets', namespace: this.namespace });
   }
 
-  /** Watches the Secrets and engages their clusters through `aware` until `signal` aborts. */
-  protected async discover(signal: AbortSignal, aware: Aware): Promise<void> {
-    const host = this.options.hostCluster ?? localClusterOf(aware);
+  /** Watches the Secrets and engages their clusters through `context.aware` until `signal` aborts. */
+  protected async discover(signal: AbortSignal, context: ProviderContext): Promise<void> {
+    const host = this.options.hostCluster ?? context.localCluster;
     if (!host) {
       throw new ProviderConfigError(
         this.providerName,
@@ -97,18 +92,15 @@ export class KubeconfigSecretProvider extends EngagerProvider {
       );
     }
     if (signal.aborted) return;
+    const log = this.log.with({ namespace: this.namespace });
     let source: SecretSource;
     try {
-      source = await openSecretSource(
-        host,
-        { mode: this.watch, namespace: this.namespace, selector: this.selector, logger: this.log },
-        signal,
-      );
+      source = await openSecretSource(host, { mode: this.watch, namespace: this.namespace, selector: this.selector, logger: log }, signal);
     } catch (err) {
       if (signal.aborted) return; // stopped while the informer was being set up
       throw err;
     }
-    this.engager.begin(aware, signal);
+    this.engager.begin(context.aware, signal);
     const registration = source.informer.addEventHandler({
       onAdd: (secret) => this.observe(secret),
       onUpdate: (_old, secret) => this.observe(secret),
@@ -116,7 +108,7 @@ export class KubeconfigSecretProvider extends EngagerProvider {
         if (secret.metadata.namespace === this.namespace && secret.metadata.name) this.engager.wish(secret.metadata.name, absentCluster);
       },
     });
-    this.log.info('watching kubeconfig Secrets', { selector: this.selector.toString(), key: this.key, watch: this.watch });
+    log.info('watching kubeconfig Secrets', { selector: this.selector.toString(), key: this.key, watch: this.watch });
     try {
       await whenAborted(signal);
     } finally {

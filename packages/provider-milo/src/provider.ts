@@ -17,20 +17,17 @@ import {
   absentCluster,
   connectionFingerprint,
   everythingSelector,
-  localClusterOf,
   parseLabelSelector,
   refusedCluster,
-  silentLogger,
   whenAborted,
 } from '@multicluster-runtime/core';
 import type {
-  Aware,
   Cluster,
   ClusterConnectionOptions,
   DesiredCluster,
   KubeObject,
   LabelSelector,
-  Logger,
+  ProviderContext,
 } from '@multicluster-runtime/core';
 import {
   checkedUrl,
@@ -70,12 +67,9 @@ export class MiloProvider extends EngagerProvider {
   readonly mode: MiloMode;
   private readonly selector: LabelSelector;
   private readonly internalAddress: (project: string) => string;
-  private readonly log: Logger;
 
   constructor(private readonly options: MiloProviderOptions = {}) {
-    const log = (options.logger ?? silentLogger).with({ provider: 'milo' });
-    super('MiloProvider', new ClusterEngager('milo', { ...options, logger: log }));
-    this.log = log;
+    super('MiloProvider', new ClusterEngager('milo', options));
     const mode = options.mode ?? 'project';
     if (mode !== 'project' && mode !== 'projectControlPlane') {
       throw new ProviderConfigError('MiloProvider', `options.mode must be "project" or "projectControlPlane", got ${JSON.stringify(mode)}`);
@@ -104,15 +98,15 @@ export class MiloProvider extends EngagerProvider {
     }
   }
 
-  protected async discover(signal: AbortSignal, aware: Aware): Promise<void> {
-    const host = this.options.hostCluster ?? localClusterOf(aware);
+  protected async discover(signal: AbortSignal, context: ProviderContext): Promise<void> {
+    const host = this.options.hostCluster ?? context.localCluster;
     if (!host) {
       throw new ProviderConfigError('MiloProvider', 'no cluster to watch projects on: start it from a manager or pass options.hostCluster');
     }
     const base = this.options.baseConfig ?? host.config;
     if (!base.getCurrentCluster()) throw new ProviderConfigError('MiloProvider', 'the base kubeconfig has no current cluster');
     if (signal.aborted) return;
-    this.engager.begin(aware, signal);
+    this.engager.begin(context.aware, signal);
     const kind = watchedKindOf[this.mode];
     const lease = await host.cache.acquireInformer(kind, { signal });
     const recompute = (name: string | undefined): void => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ProviderConfigError } from '@multicluster-runtime/core';
+import { ProviderConfigError, noopMetrics, silentLogger } from '@multicluster-runtime/core';
 import { MiloProvider } from './index.js';
 import { conditionIsTrue, isProjectName } from './resources.js';
 
@@ -41,6 +41,12 @@ describe('MiloProvider options', () => {
 
   test('start without a manager or host cluster says what is missing', async () => {
     const provider = new MiloProvider();
-    await expect(provider.start(new AbortController().signal, { engage: () => Promise.resolve() })).rejects.toThrow(/hostCluster/);
+    await expect(
+      provider.start(new AbortController().signal, {
+        aware: { engage: () => Promise.resolve() },
+        logger: silentLogger,
+        metrics: noopMetrics,
+      }),
+    ).rejects.toThrow(/hostCluster/);
   });
 });

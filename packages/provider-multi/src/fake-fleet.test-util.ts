@@ -3,7 +3,7 @@
  * got, a ClusterSet-backed provider the test adds clusters to, and an Aware that records engagements. The
  * composition with real providers and API servers is tested in provider-kubeconfig.
  */
-import { ClusterSet, loadUntrustedKubeconfig, whenAborted } from '@multicluster-runtime/core';
+import { ClusterSet, loadUntrustedKubeconfig, noopMetrics, silentLogger, whenAborted } from '@multicluster-runtime/core';
 import type {
   Aware,
   Cache,
@@ -12,6 +12,7 @@ import type {
   ClusterName,
   IndexerFunc,
   ObjectKind,
+  ProviderContext,
   ProviderRunnable,
   RESTMapper,
 } from '@multicluster-runtime/core';
@@ -73,14 +74,17 @@ export class FakeProvider implements ProviderRunnable {
   /** Makes `start` reject at once. */
   failStartWith: Error | undefined;
   private aware: Aware | undefined;
+  /** The context of the last start. */
+  context: ProviderContext | undefined;
   private readonly waiters: Array<() => void> = [];
 
   constructor(private readonly behaviour: { disengageOnStop?: boolean } = {}) {}
 
-  async start(signal: AbortSignal, aware: Aware): Promise<void> {
+  async start(signal: AbortSignal, context: ProviderContext): Promise<void> {
     this.starts++;
     if (this.failStartWith) throw this.failStartWith;
-    this.aware = aware;
+    this.context = context;
+    this.aware = context.aware;
     this.running = true;
     for (const w of this.waiters.splice(0)) w();
     try {
@@ -133,5 +137,10 @@ export class RecordingAware implements Aware {
       .filter((e) => !e.signal.aborted)
       .map((e) => e.name)
       .sort();
+  }
+
+  /** A start context engaging through this Aware: no host cluster unless given, silent logs, no metrics. */
+  context(extra: Partial<ProviderContext> = {}): ProviderContext {
+    return { aware: this, logger: silentLogger, metrics: noopMetrics, ...extra };
   }
 }

@@ -1,5 +1,5 @@
-import { ClusterNotFoundError, IndexFieldError, ProviderAlreadyStartedError } from '@multicluster-runtime/core';
-import type { Cluster, ObjectKind } from '@multicluster-runtime/core';
+import { ClusterNotFoundError, IndexFieldError, ProviderAlreadyStartedError, createLogger, noopMetrics } from '@multicluster-runtime/core';
+import type { ObjectKind } from '@multicluster-runtime/core';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { MultiProviderStoppedError, ProviderNameError, ProviderRemovedError } from './errors.js';
 import { FakeCluster, FakeProvider, RecordingAware } from './fake-fleet.test-util.js';
@@ -20,7 +20,7 @@ function run(
   aware = new RecordingAware(),
 ): { aware: RecordingAware; stop: () => Promise<void>; done: Promise<void> } {
   const ac = new AbortController();
-  const done = multi.start(ac.signal, aware);
+  const done = multi.start(ac.signal, aware.context());
   const stop = async () => {
     ac.abort();
     await done;
@@ -168,7 +168,9 @@ describe('MultiProvider', () => {
   test('start twice is refused', async () => {
     const multi = new MultiProvider();
     run(multi);
-    await expect(multi.start(new AbortController().signal, new RecordingAware())).rejects.toBeInstanceOf(ProviderAlreadyStartedError);
+    await expect(multi.start(new AbortController().signal, new RecordingAware().context())).rejects.toBeInstanceOf(
+      ProviderAlreadyStartedError,
+    );
   });
 
   test('indexField reaches every provider exactly once, including providers added later, and every cluster once', async () => {
@@ -252,19 +254,30 @@ describe('MultiProvider', () => {
     expect(multi.providerNames()).toEqual([]);
   });
 
-  test("members see the manager's local cluster through the prefixing Aware", async () => {
+  test("members get the starter's context: its local cluster and metrics, a logger naming them, a prefixing Aware", async () => {
     const local = new FakeCluster('local');
-    const manager = Object.assign(new RecordingAware(), { getLocalCluster: () => local });
-    let seen: Cluster | undefined;
+    const records: Array<Record<string, unknown>> = [];
+    const logger = createLogger({ level: 'debug', sink: (level, msg, fields) => records.push({ level, msg, ...fields }) });
+    const metrics = { ...noopMetrics };
     const probe = new FakeProvider();
-    probe.start = async (signal, aware) => {
-      seen = (aware as unknown as { getLocalCluster(): Cluster }).getLocalCluster();
-      await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
-    };
     const multi = new MultiProvider();
     await multi.add('p', probe);
-    run(multi, manager);
-    await vi.waitFor(() => expect(seen).toBe(local));
+    const ac = new AbortController();
+    const aware = new RecordingAware();
+    const done = multi.start(ac.signal, aware.context({ localCluster: local, logger, metrics }));
+    stops.push(async () => {
+      ac.abort();
+      await done;
+    });
+    await vi.waitFor(() => expect(probe.context).toBeDefined());
+    const context = probe.context!;
+    expect(context.localCluster).toBe(local);
+    expect(context.metrics).toBe(metrics);
+    expect(context.aware).not.toBe(aware);
+    await probe.addCluster('c');
+    expect(aware.live()).toEqual(['p#c']);
+    context.logger.warn('member speaking');
+    expect(records).toContainEqual(expect.objectContaining({ msg: 'member speaking', member: 'p' }));
   });
 
   test('a provider without a discovery loop serves get only', async () => {

@@ -14,12 +14,23 @@ import {
   silentLogger,
   whenAborted,
 } from '@multicluster-runtime/core';
-import type { Aware, Cluster, ClusterName, IndexerFunc, Logger, ObjectKind, Provider, ProviderRunnable } from '@multicluster-runtime/core';
+import type {
+  Aware,
+  Cluster,
+  ClusterName,
+  IndexerFunc,
+  Logger,
+  ObjectKind,
+  Provider,
+  ProviderContext,
+  ProviderRunnable,
+} from '@multicluster-runtime/core';
 import { MultiProviderError, MultiProviderStoppedError, ProviderNameError, ProviderRemovedError } from './errors.js';
 
 export interface MultiProviderOptions {
   /** Between the provider's name and the cluster's name. Default `#`. */
   separator?: string;
+  /** Where the multi provider logs, and the default logger of its members. Default: the manager's logger. */
   logger?: Logger;
 }
 
@@ -43,27 +54,26 @@ interface Member {
   indexing: boolean;
 }
 
-/** Forwards the manager's local cluster to members that look for it (e.g. the kubeconfig Secret provider). */
-interface LocalClusterSource {
-  getLocalCluster(): Cluster;
-}
-
-function hasLocalCluster(aware: Aware): aware is Aware & LocalClusterSource {
-  return typeof (aware as Partial<LocalClusterSource>).getLocalCluster === 'function';
+/** One run of the multi provider: its stop signal and the context its members are started with. */
+interface Run {
+  readonly signal: AbortSignal;
+  readonly context: ProviderContext;
 }
 
 export class MultiProvider implements ProviderRunnable {
   readonly separator: string;
-  private readonly log: Logger;
+  private readonly ownLogger: boolean;
+  private log: Logger;
   private readonly members = new Map<string, Member>();
   private readonly indexes: IndexRecord[] = [];
-  private run: { signal: AbortSignal; aware: Aware } | undefined;
+  private run: Run | undefined;
   private state: 'new' | 'running' | 'stopped' = 'new';
 
   constructor(options: MultiProviderOptions = {}) {
     this.separator = options.separator ?? '#';
     if (this.separator === '') throw new MultiProviderError('options.separator must not be empty');
     this.log = options.logger ?? silentLogger;
+    this.ownLogger = options.logger !== undefined;
   }
 
   /**
@@ -106,7 +116,7 @@ export class MultiProvider implements ProviderRunnable {
     member.indexing = false;
     if (this.members.get(name) !== member) return; // removed while indexing
     if (this.run) this.startMember(member, this.run);
-    this.log.info('provider added', { provider: name });
+    this.log.info('provider added', { member: name });
   }
 
   /**
@@ -118,7 +128,7 @@ export class MultiProvider implements ProviderRunnable {
     if (!member) return;
     this.members.delete(name);
     member.life.abort();
-    this.log.info('provider removed', { provider: name });
+    this.log.info('provider removed', { member: name });
     await member.done;
   }
 
@@ -177,11 +187,15 @@ export class MultiProvider implements ProviderRunnable {
     }
   }
 
-  /** Starts every member's discovery loop and runs until `signal` aborts; then stops them all. */
-  async start(signal: AbortSignal, aware: Aware): Promise<void> {
+  /**
+   * Starts every member's discovery loop and runs until `signal` aborts; then stops them all. Each member is started
+   * with this context, its Aware prefixing the member's cluster names and its logger naming the member.
+   */
+  async start(signal: AbortSignal, context: ProviderContext): Promise<void> {
     if (this.state !== 'new') throw new ProviderAlreadyStartedError('MultiProvider');
     this.state = 'running';
-    const run = { signal, aware };
+    if (!this.ownLogger) this.log = context.logger;
+    const run: Run = { signal, context };
     this.run = run;
     try {
       for (const member of this.members.values()) this.startMember(member, run);
@@ -201,15 +215,16 @@ export class MultiProvider implements ProviderRunnable {
     await member.provider.indexField(index.kind, index.field, index.extract);
   }
 
-  private startMember(member: Member, run: { signal: AbortSignal; aware: Aware }): void {
+  private startMember(member: Member, run: Run): void {
     if (member.started || member.indexing || !isProviderRunnable(member.provider)) return;
     member.started = true;
     const provider: ProviderRunnable = member.provider;
     const life = linkedAbort(run.signal, member.life.signal);
-    const log = this.log.with({ provider: member.name });
+    const log = this.log.with({ member: member.name });
+    const context: ProviderContext = { ...run.context, aware: this.memberAware(member, run.context.aware), logger: log };
     member.done = (async () => {
       try {
-        await provider.start(life.signal, this.memberAware(member, run.aware));
+        await provider.start(life.signal, context);
         if (!life.signal.aborted) log.warn('provider stopped on its own; removing it');
       } catch (err) {
         log.error('provider failed; removing it', err);
@@ -225,7 +240,7 @@ export class MultiProvider implements ProviderRunnable {
   /** The Aware a member engages through: prefixes names and ties every engagement to the member's life. */
   private memberAware(member: Member, outer: Aware): Aware {
     const prefix = `${member.name}${this.separator}`;
-    const aware: Aware = {
+    return {
       engage: async (signal: AbortSignal, name: ClusterName, cluster: Cluster): Promise<void> => {
         if (member.life.signal.aborted) throw new ProviderRemovedError(member.name, name);
         const engagement = linkedAbort(signal, member.life.signal);
@@ -237,9 +252,5 @@ export class MultiProvider implements ProviderRunnable {
         }
       },
     };
-    if (hasLocalCluster(outer)) {
-      return Object.assign(aware, { getLocalCluster: () => outer.getLocalCluster() } satisfies LocalClusterSource);
-    }
-    return aware;
   }
 }

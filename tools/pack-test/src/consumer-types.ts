@@ -9,13 +9,36 @@
 const byPackage: Record<string, string> = {
   core: `
 import { KubeConfig } from '@kubernetes/client-node';
-import { ClusterNotFoundError, isClusterNotFound, newManager, type ClusterName } from '@multicluster-runtime/core';
+import {
+  ClusterEngager,
+  ClusterNotFoundError,
+  EngagerProvider,
+  isClusterNotFound,
+  newManager,
+  whenAborted,
+  type ClusterName,
+  type ProviderContext,
+} from '@multicluster-runtime/core';
 
 export const manager = newManager(new KubeConfig());
 export const missing: ClusterName = 'gone';
 export const notFound: boolean = isClusterNotFound(new ClusterNotFoundError(missing));
 // @ts-expect-error newManager takes a KubeConfig, not a path
 newManager('/root/.kube/config');
+
+// A provider as its author writes one: started with a ProviderContext.
+export class MyProvider extends EngagerProvider {
+  constructor() {
+    super('MyProvider', new ClusterEngager('my-provider'));
+  }
+  protected async discover(signal: AbortSignal, context: ProviderContext): Promise<void> {
+    this.engager.begin(context.aware, signal);
+    this.log.info('discovering', { onHost: context.localCluster !== undefined });
+    await whenAborted(signal);
+  }
+}
+// @ts-expect-error a provider is started with a ProviderContext, not a bare Aware
+export const wrong = () => new MyProvider().start(new AbortController().signal, { engage: async () => {} });
 `,
   envtest: `
 import { startApiServer, type ApiServer } from '@multicluster-runtime/envtest';

@@ -4,7 +4,7 @@ import { newCluster } from '../cluster/cluster.js';
 import { kubeconfigOf, type Member } from '../controller/fleet.test-util.js';
 import { silentLogger } from '../log/logger.js';
 import { whenAborted } from '../manager/abort.js';
-import type { Aware, ClusterName, ProviderRunnable } from '../multicluster/types.js';
+import type { Aware, ClusterName, ProviderContext, ProviderRunnable } from '../multicluster/types.js';
 import { ClusterSet } from '../providers/clusters/cluster-set.js';
 
 /** A provider whose clusters the test adds, built on ClusterSet as real providers are. */
@@ -18,7 +18,7 @@ export class TestProvider implements ProviderRunnable {
       this.markStarted = r;
     });
   }
-  async start(signal: AbortSignal, aware: Aware): Promise<void> {
+  async start(signal: AbortSignal, { aware }: ProviderContext): Promise<void> {
     this.aware = aware;
     this.markStarted();
     await whenAborted(signal);

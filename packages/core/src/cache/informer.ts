@@ -223,7 +223,7 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
       case 'bookmark':
         this.resourceVersion = event.resourceVersion;
         return;
-      case 'error':
+      case 'error': {
         if (event.error instanceof ResourceGone) {
           // Expected after compaction or a long disconnect: relist at once, not a failure.
           this.log.info('resourceVersion expired, relisting', { error: event.error.message });
@@ -231,18 +231,18 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
         }
         this.failures++;
         this.lastError = event.error;
-        this.log.warn('list/watch failed, retrying', {
-          error: event.error.message,
-          errorName: event.error.name,
-          retryInMs: event.retryInMs,
-          failures: this.failures,
-        });
+        // One warning per outage (an unreachable cluster would otherwise log every retry); the rest at debug.
+        const fields = { error: event.error.message, errorName: event.error.name, retryInMs: event.retryInMs, failures: this.failures };
+        if (this.failures === 1) this.log.warn('list/watch failed, retrying', fields);
+        else this.log.debug('list/watch failed, retrying', fields);
         this.setPhase('backoff');
         return;
+      }
     }
   }
 
   private succeeded(phase: InformerPhase): void {
+    if (this.failures > 0) this.log.info('list/watch recovered', { failures: this.failures });
     this.failures = 0;
     this.lastError = undefined;
     this.setPhase(phase);

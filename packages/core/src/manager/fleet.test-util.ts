@@ -9,7 +9,7 @@ import { isAlreadyExists, isNotFound } from '../client/errors.js';
 import { newCluster } from '../cluster/cluster.js';
 import type { Cluster } from '../cluster/types.js';
 import { silentLogger } from '../log/logger.js';
-import type { Aware, ClusterName, ProviderRunnable } from '../multicluster/types.js';
+import type { Aware, ClusterName, ProviderContext, ProviderRunnable } from '../multicluster/types.js';
 import type { KubeObject, ObjectKind } from '../object/types.js';
 import type { ReconcileContext, ReconcileFunc, Request } from '../reconcile/types.js';
 import { ClusterSet } from '../providers/clusters/cluster-set.js';
@@ -30,7 +30,7 @@ export class TestFleetProvider implements ProviderRunnable {
     });
   }
 
-  async start(signal: AbortSignal, aware: Aware): Promise<void> {
+  async start(signal: AbortSignal, { aware }: ProviderContext): Promise<void> {
     this.aware = aware;
     this.markReady();
     await whenAborted(signal);

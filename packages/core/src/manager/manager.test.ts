@@ -5,7 +5,7 @@ import { BindAddressInvalidError } from '../healthz/errors.js';
 import { createLogger, silentLogger, type LogFields } from '../log/logger.js';
 import { PrometheusMetrics } from '../metrics/prometheus.js';
 import { ClusterNotFoundError } from '../multicluster/errors.js';
-import type { Aware, ClusterName } from '../multicluster/types.js';
+import type { Aware, ClusterName, ProviderContext } from '../multicluster/types.js';
 import type { Cluster } from '../cluster/types.js';
 import { ClusterSet } from '../providers/clusters/cluster-set.js';
 import { RecordingAware, ScriptedCluster } from '../providers/clusters/scripted-cluster.test-util.js';
@@ -58,7 +58,7 @@ class FleetProvider {
   aware: Aware | undefined;
   started = false;
   constructor(private readonly events: string[] = []) {}
-  async start(signal: AbortSignal, aware: Aware): Promise<void> {
+  async start(signal: AbortSignal, { aware }: ProviderContext): Promise<void> {
     this.events.push('start provider');
     this.aware = aware;
     this.started = true;

@@ -21,7 +21,14 @@ import { createLogger, type Logger } from '../log/logger.js';
 import { PrometheusMetrics } from '../metrics/prometheus.js';
 import type { MetricsRecorder } from '../metrics/types.js';
 import { ClusterNotFoundError } from '../multicluster/errors.js';
-import { LOCAL_CLUSTER, isProviderRunnable, type Aware, type ClusterName, type Provider } from '../multicluster/types.js';
+import {
+  LOCAL_CLUSTER,
+  isProviderRunnable,
+  type Aware,
+  type ClusterName,
+  type Provider,
+  type ProviderContext,
+} from '../multicluster/types.js';
 import type { ObjectKind } from '../object/types.js';
 import { ShardCoordinator } from '../sharding/coordinator.js';
 import { ClusterNotOwnedError } from '../sharding/errors.js';
@@ -349,7 +356,8 @@ export class MultiClusterManager implements Manager {
   private startProvider(signal: AbortSignal): void {
     if (!isProviderRunnable(this.provider)) return;
     const provider = this.provider;
-    this.track(provider, 'provider', signal, () => provider.start(signal, this));
+    const context: ProviderContext = { aware: this, localCluster: this.local, logger: this.logger, metrics: this.metrics };
+    this.track(provider, 'provider', signal, () => provider.start(signal, context));
   }
 
   /** Sharding runs on every replica: the coordinator (peers, fences) that the provider feeds. */

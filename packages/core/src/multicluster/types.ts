@@ -5,6 +5,8 @@
  */
 import type { Cluster } from '../cluster/types.js';
 import type { IndexerFunc } from '../cache/types.js';
+import type { Logger } from '../log/logger.js';
+import type { MetricsRecorder } from '../metrics/types.js';
 import type { ObjectKind } from '../object/types.js';
 
 /** A cluster's name within the fleet. The empty string is the local (host) cluster. */
@@ -44,10 +46,40 @@ export interface Provider {
   indexField(kind: ObjectKind, field: string, extract: IndexerFunc): Promise<void>;
 }
 
+/**
+ * Everything a provider gets from whoever starts it (the manager, or a MultiProvider passing its own on to its
+ * members). A provider uses nothing else of its starter: it engages through `aware`, finds the host cluster in
+ * `localCluster`, and logs and records through `logger` and `metrics` unless its own options name others.
+ */
+export interface ProviderContext {
+  /**
+   * Where discovered clusters are engaged. The abort of the signal passed to `engage` is the disengage. Under a
+   * MultiProvider this Aware prefixes the member's cluster names, so a member never sees the composed names.
+   */
+  readonly aware: Aware;
+  /**
+   * The host (local) cluster, when the provider runs under a manager: already started, its cache synced, and owned by
+   * the manager (a provider reads through it and never stops it). Absent when the starter has none, e.g. a test that
+   * starts a provider on its own; a provider that needs one then fails its start with a clear configuration error.
+   */
+  readonly localCluster?: Cluster;
+  /**
+   * The starter's logger (the manager's). A provider logs through it unless it was given a `logger` option, so its
+   * refusals and unreachable members show up with no extra wiring. Never log credentials through it.
+   */
+  readonly logger: Logger;
+  /** The starter's metrics; a provider records through it unless it was given a `metrics` option. */
+  readonly metrics: MetricsRecorder;
+}
+
 /** A provider with a discovery loop. The manager starts it (last, after its other runnables); never call it yourself. */
 export interface ProviderRunnable extends Provider {
-  /** Runs discovery, engaging clusters through `aware`, until `signal` aborts. */
-  start(signal: AbortSignal, aware: Aware): Promise<void>;
+  /**
+   * Runs discovery until `signal` aborts, engaging clusters through `context.aware`; resolves once every cluster it
+   * engaged is disengaged. Rejects only when it cannot run at all (misconfigured, started twice): one bad or
+   * unreachable cluster is logged and reported, never a reason to stop.
+   */
+  start(signal: AbortSignal, context: ProviderContext): Promise<void>;
   /**
    * True to run discovery only on the elected replica, as upstream does. By default a provider runs on every
    * replica, so standbys answer getCluster and take over with their clusters already engaged; only the leader's

@@ -3,11 +3,11 @@ import type { IndexerFunc } from '../cache/types.js';
 import type { Cluster } from '../cluster/types.js';
 import { whenAborted } from '../manager/abort.js';
 import { ClusterNotFoundError } from '../multicluster/errors.js';
-import type { Aware, ClusterName, ProviderRunnable } from '../multicluster/types.js';
+import type { ClusterName, ProviderContext, ProviderRunnable } from '../multicluster/types.js';
 import type { ObjectKind } from '../object/types.js';
 
 export class NopProvider implements ProviderRunnable {
-  async start(signal: AbortSignal, _aware: Aware): Promise<void> {
+  async start(signal: AbortSignal, _context: ProviderContext): Promise<void> {
     await whenAborted(signal);
   }
 

@@ -11,12 +11,12 @@ describe('SingleClusterProvider', () => {
     const p = new SingleClusterProvider('east', c);
     const aware = new RecordingAware();
     const ac = new AbortController();
-    const running = p.start(ac.signal, aware);
+    const running = p.start(ac.signal, aware.context());
     await expect.poll(() => aware.live()).toEqual(['east']);
     expect(c.running).toBe(true);
     expect(await p.get('east')).toBe(c);
     await expect(p.get('west')).rejects.toBeInstanceOf(ClusterNotFoundError);
-    await expect(p.start(ac.signal, aware)).rejects.toBeInstanceOf(ProviderAlreadyStartedError);
+    await expect(p.start(ac.signal, aware.context())).rejects.toBeInstanceOf(ProviderAlreadyStartedError);
     ac.abort();
     await running;
     expect(c.running).toBe(false);
@@ -28,7 +28,7 @@ describe('SingleClusterProvider', () => {
     const p = new SingleClusterProvider('', c, { startCluster: false });
     const aware = new RecordingAware();
     const ac = new AbortController();
-    const running = p.start(ac.signal, aware);
+    const running = p.start(ac.signal, aware.context());
     await expect.poll(() => aware.live()).toEqual(['']);
     expect(c.starts).toBe(0);
     ac.abort();
@@ -49,7 +49,7 @@ describe('NopProvider', () => {
     await p.indexField({ apiVersion: 'v1', kind: 'Pod' }, 'f', () => []);
     const ac = new AbortController();
     let done = false;
-    const running = p.start(ac.signal, new RecordingAware()).then(() => {
+    const running = p.start(ac.signal, new RecordingAware().context()).then(() => {
       done = true;
     });
     await Promise.resolve();

@@ -4,10 +4,10 @@
  */
 import type { IndexerFunc } from '../cache/types.js';
 import type { Cluster } from '../cluster/types.js';
-import { silentLogger, type Logger } from '../log/logger.js';
+import type { Logger } from '../log/logger.js';
 import { whenAborted } from '../manager/abort.js';
 import { ClusterNotFoundError } from '../multicluster/errors.js';
-import type { Aware, ClusterName, ProviderRunnable } from '../multicluster/types.js';
+import type { ClusterName, ProviderContext, ProviderRunnable } from '../multicluster/types.js';
 import type { ObjectKind } from '../object/types.js';
 import { ClusterSet } from './clusters/cluster-set.js';
 import { ProviderAlreadyStartedError } from './errors.js';
@@ -20,6 +20,7 @@ export interface SingleClusterProviderOptions {
   startCluster?: boolean;
   /** Cache-sync timeout when the provider starts the cluster. Default 30 s. */
   waitCacheTimeoutMs?: number;
+  /** Default: the manager's logger. */
   logger?: Logger;
 }
 
@@ -33,22 +34,23 @@ export class SingleClusterProvider implements ProviderRunnable {
   ) {}
 
   /** Engages the cluster once and holds it until `signal` aborts. */
-  async start(signal: AbortSignal, aware: Aware): Promise<void> {
+  async start(signal: AbortSignal, context: ProviderContext): Promise<void> {
     if (this.started) throw new ProviderAlreadyStartedError('SingleClusterProvider');
     this.started = true;
     if (signal.aborted) return;
     if (this.options.startCluster === false) {
-      await aware.engage(signal, this.clusterName, this.cluster);
+      await context.aware.engage(signal, this.clusterName, this.cluster);
       await whenAborted(signal);
       return;
     }
     const set = new ClusterSet({
       waitCacheTimeoutMs: this.options.waitCacheTimeoutMs,
-      logger: this.options.logger ?? silentLogger,
+      logger: (this.options.logger ?? context.logger).with({ provider: 'single' }),
+      metrics: context.metrics,
       owner: 'single-provider',
     });
     try {
-      await set.add(this.clusterName, this.cluster, aware, { signal });
+      await set.add(this.clusterName, this.cluster, context.aware, { signal });
       await whenAborted(signal);
     } finally {
       await set.removeAll();

@@ -12,7 +12,7 @@ import { silentLogger, type Logger } from '../../log/logger.js';
 import { linkedAbort } from '../../manager/abort.js';
 import type { MetricsRecorder } from '../../metrics/types.js';
 import { ClusterNotFoundError } from '../../multicluster/errors.js';
-import type { Aware, ClusterName, Provider } from '../../multicluster/types.js';
+import type { Aware, ClusterName, Provider, ProviderContext } from '../../multicluster/types.js';
 import type { ObjectKind } from '../../object/types.js';
 import {
   CacheSyncTimeoutError,
@@ -27,13 +27,14 @@ import {
 export interface ClusterSetOptions {
   /** How long `add` waits for a new cluster's cache to sync before giving up on it. Default 30 s. */
   waitCacheTimeoutMs?: number;
+  /** Default: the logger of the provider's start context (see `useContext`), silent until then. */
   logger?: Logger;
   /**
    * Whether `addOrReplace` may keep the present cluster instead of `candidate`. Default: the same instance, or the
    * same connection (server, CA, user and credentials, per `connectionFingerprint`).
    */
   sameCluster?: (present: Cluster, candidate: Cluster) => boolean;
-  /** Reports the number of engaged clusters as `engagedClusters(owner, n)`. */
+  /** Reports the number of engaged clusters as `engagedClusters(owner, n)`. Default: the start context's metrics. */
   metrics?: MetricsRecorder;
   /** The owner label for that gauge (usually the provider's name). Default "cluster-set". */
   owner?: string;
@@ -88,13 +89,24 @@ export class ClusterSet implements Provider {
   private readonly entries = new Map<ClusterName, Entry>();
   private readonly indexes: IndexRecord[] = [];
   private readonly waitCacheTimeoutMs: number;
-  private readonly log: Logger;
+  private log: Logger;
+  private metrics: MetricsRecorder | undefined;
   private readonly sameCluster: (present: Cluster, candidate: Cluster) => boolean;
 
   constructor(private readonly options: ClusterSetOptions = {}) {
     this.waitCacheTimeoutMs = options.waitCacheTimeoutMs ?? 30_000;
     this.log = options.logger ?? silentLogger;
+    this.metrics = options.metrics;
     this.sameCluster = options.sameCluster ?? sameConnection;
+  }
+
+  /**
+   * Logs and records through the provider's start context from now on, where the options named no logger or
+   * metrics of their own. A provider calls it when it starts, before it adds clusters.
+   */
+  useContext(context: Pick<ProviderContext, 'logger' | 'metrics'>): void {
+    if (!this.options.logger) this.log = context.logger;
+    if (!this.options.metrics) this.metrics = context.metrics;
   }
 
   /**
@@ -305,6 +317,6 @@ export class ClusterSet implements Provider {
   }
 
   private reportEngaged(): void {
-    this.options.metrics?.engagedClusters(this.options.owner ?? 'cluster-set', this.names().length);
+    this.metrics?.engagedClusters(this.options.owner ?? 'cluster-set', this.names().length);
   }
 }

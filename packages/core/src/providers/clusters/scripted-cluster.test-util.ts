@@ -6,6 +6,9 @@ import { KubeConfig } from '@kubernetes/client-node';
 import type { Cache, IndexerFunc } from '../../cache/types.js';
 import type { Client, RESTMapper } from '../../client/types.js';
 import type { Cluster } from '../../cluster/types.js';
+import { silentLogger } from '../../log/logger.js';
+import { noopMetrics } from '../../metrics/types.js';
+import type { ProviderContext } from '../../multicluster/types.js';
 import type { ObjectKind } from '../../object/types.js';
 
 export function kubeconfigFor(server: string, token = 't'): KubeConfig {
@@ -124,5 +127,10 @@ export class RecordingAware {
 
   live(): string[] {
     return [...this.engaged.keys()].sort();
+  }
+
+  /** A start context engaging through this Aware, with no host cluster, logs or metrics. */
+  context(): ProviderContext {
+    return { aware: this, logger: silentLogger, metrics: noopMetrics };
   }
 }

@@ -12,7 +12,7 @@ import type { IndexerFunc } from '../../cache/types.js';
 import { silentLogger, type Logger } from '../../log/logger.js';
 import { linkedAbort, type LinkedAbort } from '../../manager/abort.js';
 import type { MetricsRecorder } from '../../metrics/types.js';
-import type { Aware, ClusterName } from '../../multicluster/types.js';
+import type { Aware, ClusterName, ProviderContext } from '../../multicluster/types.js';
 import type { ObjectKind } from '../../object/types.js';
 import { ClusterSet } from '../clusters/cluster-set.js';
 import type { ClusterState, ClusterStatus, StatusListener } from './cluster-status.js';
@@ -46,8 +46,9 @@ export interface ClusterConnectionOptions {
   retry?: RetryOptions;
   /** Called on every status change. Exceptions are logged and ignored. */
   onStatus?: StatusListener;
-  /** Receives the number of engaged clusters (`engagedClusters(owner, n)`). */
+  /** Receives the number of engaged clusters (`engagedClusters(owner, n)`). Default: the manager's metrics. */
   metrics?: MetricsRecorder;
+  /** Where the provider logs. Default: the manager's logger (the start context's). */
   logger?: Logger;
 }
 
@@ -78,7 +79,7 @@ interface Slot {
 export class ClusterEngager {
   private readonly set: ClusterSet;
   private readonly slots = new Map<ClusterName, Slot>();
-  private readonly log: Logger;
+  private log: Logger;
   private readonly factory: ClusterFactory;
   private readonly probeTimeoutMs: number;
   private readonly retryInitialMs: number;
@@ -87,7 +88,7 @@ export class ClusterEngager {
   private stopped = false;
 
   constructor(
-    owner: string,
+    private readonly owner: string,
     private readonly options: ClusterConnectionOptions = {},
   ) {
     for (const [field, value] of [
@@ -103,7 +104,7 @@ export class ClusterEngager {
     this.log = (options.logger ?? silentLogger).with({ provider: owner });
     this.set = new ClusterSet({
       waitCacheTimeoutMs: options.waitCacheTimeoutMs ?? 30_000,
-      logger: this.log,
+      ...(options.logger ? { logger: this.log } : {}),
       metrics: options.metrics,
       owner,
     });
@@ -112,6 +113,20 @@ export class ClusterEngager {
     this.probeTimeoutMs = options.probeTimeoutMs ?? 10_000;
     this.retryInitialMs = options.retry?.initialMs ?? 1_000;
     this.retryMaxMs = Math.max(options.retry?.maxMs ?? 300_000, this.retryInitialMs);
+  }
+
+  /** The provider's logger (`{ provider: owner }` on every record): the `logger` option, else the start context's. */
+  get logger(): Logger {
+    return this.log;
+  }
+
+  /**
+   * Logs and records through the provider's start context from now on, where the options named no logger or metrics
+   * of their own. EngagerProvider calls it when the provider starts.
+   */
+  useContext(context: ProviderContext): void {
+    if (!this.options.logger) this.log = context.logger.with({ provider: this.owner });
+    this.set.useContext({ logger: this.log, metrics: context.metrics });
   }
 
   /** Starts acting on wishes, engaging through `aware` until `signal` aborts. Wishes given before are kept. */
@@ -325,9 +340,13 @@ export class ClusterEngager {
     slot.status = status;
     if (changed) {
       const fields = { cluster: slot.name, state, ...(reason === undefined ? {} : { reason }) };
-      if (state === 'engaged' && reason === undefined) this.log.info('cluster engaged', fields);
-      else if (state === 'pending') this.log.debug('connecting to cluster', fields);
-      else this.log.warn('cluster not engaged as described', fields);
+      if (state === 'pending') this.log.debug(statusMessages[state], fields);
+      else if (state === 'engaged' && reason === undefined) this.log.info(statusMessages[state], fields);
+      else
+        this.log.warn(
+          reason !== undefined && state === 'engaged' ? 'cluster stays engaged; new content ignored' : statusMessages[state],
+          fields,
+        );
     }
     this.notify(slot.name, status);
   }
@@ -342,6 +361,17 @@ export class ClusterEngager {
     }
   }
 }
+
+/** One line per status change: what happened to the cluster, in words an operator can act on (`reason` says why). */
+const statusMessages: Record<ClusterState, string> = {
+  pending: 'connecting to cluster',
+  engaged: 'cluster engaged',
+  invalid: 'cluster not engaged: its kubeconfig is unusable',
+  rejected: 'cluster not engaged: its kubeconfig was refused by the policy',
+  unreachable: 'cluster unreachable; retrying with backoff',
+  unauthorized: 'cluster refused the credentials; retrying with backoff',
+  failed: 'cluster failed',
+};
 
 /** Closes the connection pool of a cluster that was probed but never started (or already stopped). */
 async function closeUnstarted(cluster: Cluster): Promise<void> {

@@ -5,7 +5,8 @@
  */
 import type { IndexerFunc } from '../../cache/types.js';
 import type { Cluster } from '../../cluster/types.js';
-import type { Aware, ClusterName, ProviderRunnable } from '../../multicluster/types.js';
+import type { Logger } from '../../log/logger.js';
+import type { ClusterName, ProviderContext, ProviderRunnable } from '../../multicluster/types.js';
 import type { ObjectKind } from '../../object/types.js';
 import { ProviderAlreadyStartedError } from '../errors.js';
 import type { ClusterEngager } from './cluster-engager.js';
@@ -20,12 +21,16 @@ export abstract class EngagerProvider implements ProviderRunnable {
     protected readonly engager: ClusterEngager,
   ) {}
 
-  /** Runs `watch` until `signal` aborts, then disengages every cluster. Started once, by the manager. */
-  async start(signal: AbortSignal, aware: Aware): Promise<void> {
+  /**
+   * Runs `discover` until `signal` aborts, then disengages every cluster. Started once, by the manager. From here on
+   * the provider logs through `context.logger` unless its options named a logger.
+   */
+  async start(signal: AbortSignal, context: ProviderContext): Promise<void> {
     if (this.started) throw new ProviderAlreadyStartedError(this.providerName);
     this.started = true;
+    this.engager.useContext(context);
     try {
-      await this.discover(signal, aware);
+      await this.discover(signal, context);
     } finally {
       await this.engager.stop();
     }
@@ -33,9 +38,14 @@ export abstract class EngagerProvider implements ProviderRunnable {
 
   /**
    * Follows the provider's source of truth until `signal` aborts, feeding `engager.wish`; calls
-   * `engager.begin(aware, signal)` once it is ready to engage. Throws only for a misconfigured provider.
+   * `engager.begin(context.aware, signal)` once it is ready to engage. Throws only for a misconfigured provider.
    */
-  protected abstract discover(signal: AbortSignal, aware: Aware): Promise<void>;
+  protected abstract discover(signal: AbortSignal, context: ProviderContext): Promise<void>;
+
+  /** The provider's logger: its `logger` option, else (once started) the manager's, with `{ provider }` on every record. */
+  protected get log(): Logger {
+    return this.engager.logger;
+  }
 
   /** An engaged cluster; ClusterNotFoundError otherwise. */
   get(name: ClusterName): Promise<Cluster> {
@@ -60,10 +70,4 @@ export abstract class EngagerProvider implements ProviderRunnable {
   statuses(): Map<ClusterName, ClusterStatus> {
     return this.engager.statuses();
   }
-}
-
-/** The manager's local cluster when `aware` is a Manager (or forwards one, as MultiProvider does); else undefined. */
-export function localClusterOf(aware: Aware): Cluster | undefined {
-  const source = aware as Partial<{ getLocalCluster(): Cluster }>;
-  return typeof source.getLocalCluster === 'function' ? source.getLocalCluster() : undefined;
 }
