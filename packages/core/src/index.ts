@@ -78,6 +78,11 @@ export {
   removeStatusCondition,
   setStatusCondition,
 } from './conditions/conditions.js';
+export type { MergeFromOptions } from './client/merge-patch.js';
+export { createMergePatch, mergeFrom } from './client/merge-patch.js';
+export type { MutateFunc, OperationResult } from './createorupdate/create-or-update.js';
+export { createOrPatch, createOrUpdate } from './createorupdate/create-or-update.js';
+export { CreateOrUpdateError, MutateChangedKeyError, ObjectKeyMissingError } from './createorupdate/errors.js';
 export { addFinalizer, containsFinalizer, removeFinalizer } from './finalizer/finalizers.js';
 export type { FinalizeFunc, FinalizeResult, Finalizer, FinalizerResult } from './finalizer/registry.js';
 export { Finalizers } from './finalizer/registry.js';

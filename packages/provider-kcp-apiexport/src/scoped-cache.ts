@@ -10,6 +10,7 @@ import type {
   InformerLease,
   InformerOptions,
   KubeObject,
+  KubeObjectLike,
   ListOptions,
   ObjectKey,
   ObjectKind,
@@ -89,13 +90,13 @@ export class ScopedCache implements Cache {
     };
   }
 
-  async get<T extends KubeObject = KubeObject>(kind: ObjectKind, key: ObjectKey, options: ReadOptions = {}): Promise<T> {
+  async get<T extends KubeObjectLike = KubeObject>(kind: ObjectKind, key: ObjectKey, options: ReadOptions = {}): Promise<T> {
     const list = await this.list<T>(kind, {
       ...options,
       ...(key.namespace ? { namespace: key.namespace } : {}),
       fieldSelector: { 'metadata.name': key.name },
     });
-    const found = list.items.find((o) => !key.namespace || o.metadata.namespace === key.namespace);
+    const found = list.items.find((o) => !key.namespace || o.metadata?.namespace === key.namespace);
     if (found) return found;
     throw new ApiError(404, {
       kind: 'Status',
@@ -109,7 +110,7 @@ export class ScopedCache implements Cache {
     });
   }
 
-  async list<T extends KubeObject = KubeObject>(
+  async list<T extends KubeObjectLike = KubeObject>(
     kind: ObjectKind,
     options: ListOptions & { metadataOnly?: boolean } = {},
   ): Promise<ObjectList<T>> {

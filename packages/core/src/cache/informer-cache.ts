@@ -12,7 +12,7 @@ import { noopMetrics, type MetricsRecorder } from '../metrics/types.js';
 import type { ClusterName } from '../multicluster/types.js';
 import { parseLabelSelector, type LabelSelector } from '../labels/selector.js';
 import { kindKey } from '../object/gvk.js';
-import type { KubeObject, ObjectKey, ObjectKind } from '../object/types.js';
+import type { KubeObject, KubeObjectLike, ObjectKey, ObjectKind } from '../object/types.js';
 import type { Cache, IndexerFunc, Informer, InformerLease, InformerOptions } from './types.js';
 import {
   CacheNotStartedError,
@@ -138,14 +138,14 @@ export class InformerCache implements Cache {
     }
   }
 
-  async get<T extends KubeObject = KubeObject>(kind: ObjectKind, key: ObjectKey, options: ReadOptions = {}): Promise<T> {
+  async get<T extends KubeObjectLike = KubeObject>(kind: ObjectKind, key: ObjectKey, options: ReadOptions = {}): Promise<T> {
     const { informer, mapping } = await this.readable(kind, options);
     const obj = informer.get(mapping.namespaced ? (key.namespace ?? '') : '', key.name);
     if (!obj) throw objectNotFound(mapping, key.name);
-    return this.copy(obj) as T;
+    return this.copy(obj) as unknown as T;
   }
 
-  async list<T extends KubeObject = KubeObject>(
+  async list<T extends KubeObjectLike = KubeObject>(
     kind: ObjectKind,
     options: ListOptions & { metadataOnly?: boolean } = {},
   ): Promise<ObjectList<T>> {
@@ -168,7 +168,7 @@ export class InformerCache implements Cache {
       apiVersion: kind.apiVersion,
       kind: `${kind.kind}List`,
       metadata: resourceVersion ? { resourceVersion } : {},
-      items: items.map((obj) => this.copy(obj) as T),
+      items: items.map((obj) => this.copy(obj) as unknown as T),
     };
   }
 

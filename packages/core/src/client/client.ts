@@ -5,7 +5,7 @@
  * caller asks for one page with `limit` or `continue`.
  */
 import { formatApiVersion, objectKindOf } from '../object/gvk.js';
-import type { KubeObject, ObjectKey, ObjectKind } from '../object/types.js';
+import type { KubeObject, KubeObjectLike, ObjectKey, ObjectKind } from '../object/types.js';
 import { InvalidRequestError, isGone } from './errors.js';
 import { resourcePath } from './paths.js';
 import type { Query, Transport } from './transport.js';
@@ -52,13 +52,13 @@ export class ApiClient implements Client {
     this.pageSize = pageSize;
   }
 
-  async get<T extends KubeObject = KubeObject>(kind: ObjectKind, key: ObjectKey, options: RequestOptions = {}): Promise<T> {
+  async get<T extends KubeObjectLike = KubeObject>(kind: ObjectKind, key: ObjectKey, options: RequestOptions = {}): Promise<T> {
     const mapping = await this.restMapper.mapping(kind, options);
     const obj = await this.transport.request<T>({ method: 'GET', path: itemPath(mapping, key), signal: options.signal });
     return withKind(obj, mapping);
   }
 
-  async list<T extends KubeObject = KubeObject>(kind: ObjectKind, options: ListOptions = {}): Promise<ObjectList<T>> {
+  async list<T extends KubeObjectLike = KubeObject>(kind: ObjectKind, options: ListOptions = {}): Promise<ObjectList<T>> {
     const mapping = await this.restMapper.mapping(kind, options);
     const path = resourcePath(mapping, options.namespace);
     const base: Query = {
@@ -78,7 +78,7 @@ export class ApiClient implements Client {
     return listWithKinds(list, mapping);
   }
 
-  async create<T extends KubeObject>(obj: T, options: WriteOptions = {}): Promise<T> {
+  async create<T extends KubeObjectLike>(obj: T, options: WriteOptions = {}): Promise<T> {
     const mapping = await this.mappingOf(obj, options);
     const path = resourcePath(mapping, namespaceFor(mapping, obj.metadata?.namespace, 'create'));
     const created = await this.transport.request<T>({
@@ -91,15 +91,20 @@ export class ApiClient implements Client {
     return withKind(created, mapping);
   }
 
-  update<T extends KubeObject>(obj: T, options: WriteOptions = {}): Promise<T> {
+  update<T extends KubeObjectLike>(obj: T, options: WriteOptions = {}): Promise<T> {
     return this.put(obj, options, undefined);
   }
 
-  updateStatus<T extends KubeObject>(obj: T, options: WriteOptions = {}): Promise<T> {
+  updateStatus<T extends KubeObjectLike>(obj: T, options: WriteOptions = {}): Promise<T> {
     return this.put(obj, options, 'status');
   }
 
-  async patch<T extends KubeObject = KubeObject>(kind: ObjectKind, key: ObjectKey, patch: Patch, options: PatchOptions = {}): Promise<T> {
+  async patch<T extends KubeObjectLike = KubeObject>(
+    kind: ObjectKind,
+    key: ObjectKey,
+    patch: Patch,
+    options: PatchOptions = {},
+  ): Promise<T> {
     const contentType = patch && patchContentTypes[patch.type];
     if (!contentType) throw new InvalidRequestError(`unknown patch type ${JSON.stringify(patch?.type)}`);
     if (patch.type === 'apply' && !options.fieldManager) {
@@ -120,7 +125,7 @@ export class ApiClient implements Client {
     return withKind(patched, mapping);
   }
 
-  apply<T extends KubeObject>(obj: T, options: PatchOptions & { fieldManager: string }): Promise<T> {
+  apply<T extends KubeObjectLike>(obj: T, options: PatchOptions & { fieldManager: string }): Promise<T> {
     const kind = objectKindOf(obj);
     const key = { namespace: obj.metadata?.namespace, name: nameOf(obj) };
     return this.patch<T>(kind, key, { type: 'apply', body: obj }, options);
@@ -136,7 +141,7 @@ export class ApiClient implements Client {
     await this.transport.request({ method: 'DELETE', path: itemPath(mapping, key), body, signal: options.signal });
   }
 
-  private async put<T extends KubeObject>(obj: T, options: WriteOptions, subresource: 'status' | undefined): Promise<T> {
+  private async put<T extends KubeObjectLike>(obj: T, options: WriteOptions, subresource: 'status' | undefined): Promise<T> {
     const mapping = await this.mappingOf(obj, options);
     const path = itemPath(mapping, { namespace: obj.metadata?.namespace, name: nameOf(obj) }, subresource);
     const updated = await this.transport.request<T>({
@@ -149,7 +154,7 @@ export class ApiClient implements Client {
     return withKind(updated, mapping);
   }
 
-  private mappingOf(obj: KubeObject, options: RequestOptions): Promise<ResourceMapping> {
+  private mappingOf(obj: KubeObjectLike, options: RequestOptions): Promise<ResourceMapping> {
     if (typeof obj !== 'object' || obj === null) throw new InvalidRequestError('expected a Kubernetes object');
     let kind: ObjectKind;
     try {
@@ -161,7 +166,7 @@ export class ApiClient implements Client {
   }
 
   /** Follows continue tokens; if one expires midway (410), falls back to one unpaged list, as client-go does. */
-  private async allPages<T extends KubeObject>(page: (query: Query) => Promise<ObjectList<T>>): Promise<ObjectList<T>> {
+  private async allPages<T extends KubeObjectLike>(page: (query: Query) => Promise<ObjectList<T>>): Promise<ObjectList<T>> {
     const first = await page({ limit: this.pageSize });
     const items = [...(first.items ?? [])];
     let token = first.metadata?.continue;
@@ -181,7 +186,7 @@ export class ApiClient implements Client {
   }
 }
 
-function nameOf(obj: KubeObject): string {
+function nameOf(obj: KubeObjectLike): string {
   const name = obj.metadata?.name;
   if (typeof name !== 'string' || name === '') throw new InvalidRequestError('the object has no metadata.name');
   return name;
@@ -215,14 +220,14 @@ function selector(value: string | Record<string, string> | undefined, name: stri
   );
 }
 
-function withKind<T extends KubeObject>(obj: T, mapping: ResourceMapping): T {
+function withKind<T extends KubeObjectLike>(obj: T, mapping: ResourceMapping): T {
   if (typeof obj !== 'object' || obj === null) return obj;
   // DELETE may answer with a Status and PATCH/PUT with the object; only objects of this kind get filled.
   if (obj.apiVersion && obj.kind) return obj;
   return { apiVersion: formatApiVersion(mapping.group, mapping.version), kind: mapping.kind, ...obj };
 }
 
-function listWithKinds<T extends KubeObject>(list: ObjectList<T>, mapping: ResourceMapping): ObjectList<T> {
+function listWithKinds<T extends KubeObjectLike>(list: ObjectList<T>, mapping: ResourceMapping): ObjectList<T> {
   const apiVersion = formatApiVersion(mapping.group, mapping.version);
   const items = Array.isArray(list?.items) ? list.items : [];
   return {

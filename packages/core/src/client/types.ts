@@ -3,7 +3,7 @@
  * Every method takes an optional AbortSignal; failures are `ApiError`s (see ./errors.ts) whose `reason` says what
  * the server refused.
  */
-import type { KubeObject, ObjectKey, ObjectKind } from '../object/types.js';
+import type { KubeObject, KubeObjectLike, ObjectKey, ObjectKind } from '../object/types.js';
 
 /** `metadata` of a list response. */
 export interface ListMeta {
@@ -12,7 +12,7 @@ export interface ListMeta {
   remainingItemCount?: number;
 }
 
-export interface ObjectList<T extends KubeObject = KubeObject> {
+export interface ObjectList<T extends KubeObjectLike = KubeObject> {
   apiVersion?: string;
   kind?: string;
   metadata: ListMeta;
@@ -71,20 +71,20 @@ export interface DeleteOptions extends RequestOptions {
 /** Reads objects: implemented by the API client and by the informer cache. */
 export interface Reader {
   /** The object, or an ApiError with reason NotFound. */
-  get<T extends KubeObject = KubeObject>(kind: ObjectKind, key: ObjectKey, options?: RequestOptions): Promise<T>;
-  list<T extends KubeObject = KubeObject>(kind: ObjectKind, options?: ListOptions): Promise<ObjectList<T>>;
+  get<T extends KubeObjectLike = KubeObject>(kind: ObjectKind, key: ObjectKey, options?: RequestOptions): Promise<T>;
+  list<T extends KubeObjectLike = KubeObject>(kind: ObjectKind, options?: ListOptions): Promise<ObjectList<T>>;
 }
 
 /** Writes objects. Objects carry their own apiVersion and kind. */
 export interface Writer {
-  create<T extends KubeObject>(obj: T, options?: WriteOptions): Promise<T>;
+  create<T extends KubeObjectLike>(obj: T, options?: WriteOptions): Promise<T>;
   /** Replaces the object; its `metadata.resourceVersion` makes this a compare-and-swap (409 Conflict when stale). */
-  update<T extends KubeObject>(obj: T, options?: WriteOptions): Promise<T>;
+  update<T extends KubeObjectLike>(obj: T, options?: WriteOptions): Promise<T>;
   /** Replaces the status subresource only. */
-  updateStatus<T extends KubeObject>(obj: T, options?: WriteOptions): Promise<T>;
-  patch<T extends KubeObject = KubeObject>(kind: ObjectKind, key: ObjectKey, patch: Patch, options?: PatchOptions): Promise<T>;
+  updateStatus<T extends KubeObjectLike>(obj: T, options?: WriteOptions): Promise<T>;
+  patch<T extends KubeObjectLike = KubeObject>(kind: ObjectKind, key: ObjectKey, patch: Patch, options?: PatchOptions): Promise<T>;
   /** Server-side apply of a (partial) object; `fieldManager` is required. */
-  apply<T extends KubeObject>(obj: T, options: PatchOptions & { fieldManager: string }): Promise<T>;
+  apply<T extends KubeObjectLike>(obj: T, options: PatchOptions & { fieldManager: string }): Promise<T>;
   /** Deletes the object; resolves also when it only got a deletionTimestamp (finalizers pending). */
   delete(kind: ObjectKind, key: ObjectKey, options?: DeleteOptions): Promise<void>;
 }

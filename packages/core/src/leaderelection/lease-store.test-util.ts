@@ -5,7 +5,7 @@
  */
 import { ApiError, type StatusReason } from '../client/errors.js';
 import type { Client } from '../client/types.js';
-import type { KubeObject, ObjectKey, ObjectKind } from '../object/types.js';
+import type { KubeObject, KubeObjectLike, ObjectKey, ObjectKind } from '../object/types.js';
 
 function statusError(code: number, reason: StatusReason, message: string): ApiError {
   return new ApiError(code, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code, reason, message });
@@ -63,20 +63,20 @@ export class LeaseClientView implements Pick<Client, 'get' | 'create' | 'update'
       throw new Error('connect ECONNREFUSED');
     }
   }
-  async get<T extends KubeObject = KubeObject>(_kind: ObjectKind, key: ObjectKey): Promise<T> {
+  async get<T extends KubeObjectLike = KubeObject>(_kind: ObjectKind, key: ObjectKey): Promise<T> {
     await Promise.resolve();
     this.check();
-    return this.store.get(key) as T;
+    return this.store.get(key) as unknown as T;
   }
-  async create<T extends KubeObject>(obj: T): Promise<T> {
+  async create<T extends KubeObjectLike>(obj: T): Promise<T> {
     await Promise.resolve();
     this.check();
-    return this.store.create(obj) as T;
+    return this.store.create(obj as unknown as KubeObject) as unknown as T;
   }
-  async update<T extends KubeObject>(obj: T): Promise<T> {
+  async update<T extends KubeObjectLike>(obj: T): Promise<T> {
     await Promise.resolve();
     this.check();
-    return this.store.update(obj) as T;
+    return this.store.update(obj as unknown as KubeObject) as unknown as T;
   }
   asClient(): Client {
     return this as unknown as Client;
