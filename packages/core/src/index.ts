@@ -5,8 +5,10 @@
 export type { GroupVersionKind, KubeObject, KubeObjectLike, ObjectKey, ObjectKind, ObjectMeta, OwnerReference } from './object/types.js';
 export { formatApiVersion, kindKey, objectKindOf, parseApiVersion, toGroupVersionKind, toObjectKind } from './object/gvk.js';
 
-export type { Aware, ClusterName, Provider, ProviderContext, ProviderRunnable } from './multicluster/types.js';
-export { LOCAL_CLUSTER, isProviderRunnable } from './multicluster/types.js';
+export type { ClusterName } from './fleet/cluster-name.js';
+export { LOCAL_CLUSTER } from './fleet/cluster-name.js';
+export type { Aware, Provider, ProviderContext, ProviderRunnable } from './multicluster/types.js';
+export { isProviderRunnable } from './multicluster/types.js';
 export { ClusterNotFoundError, isClusterNotFound } from './multicluster/errors.js';
 
 export type { Cluster } from './cluster/types.js';
@@ -267,8 +269,12 @@ export { formatMicroTime, parseMicroTime } from './leaderelection/micro-time.js'
 export type { AwareRunnable, ClusterContext, Manager, Runnable } from './manager/types.js';
 export type { LeaderElectionOptions, ManagerOptions } from './manager/options.js';
 export { MultiClusterManager, newManager } from './manager/manager.js';
-export type { LinkedAbort } from './manager/abort.js';
-export { linkedAbort, sleep, whenAborted } from './manager/abort.js';
+export type { LinkedAbort } from './signal/linked.js';
+export { linkedAbort } from './signal/linked.js';
+export type { Deadline } from './signal/deadline.js';
+export { deadline } from './signal/deadline.js';
+export { DeadlineExceededError } from './signal/errors.js';
+export { sleep, whenAborted } from './signal/wait.js';
 export type { SignalHandlerOptions } from './manager/signal-handler.js';
 export { signalHandler } from './manager/signal-handler.js';
 export {

@@ -4,7 +4,7 @@
  * logical clusters are bound here and Ready. Every logical cluster engaged through it shares all of these.
  */
 import type { Cluster, KubeObject, Logger, ObjectKind } from '@multicluster-runtime/core';
-import { DiscoveryRESTMapper, Transport } from '@multicluster-runtime/core';
+import { DiscoveryRESTMapper, Transport, deadline } from '@multicluster-runtime/core';
 import { PATH_ANNOTATION, logicalClusterOf } from './annotations.js';
 import { withServer } from './config.js';
 import { EndpointStartError } from './errors.js';
@@ -57,19 +57,21 @@ export class Endpoint {
   /** Starts the cache and waits for the APIBinding list; throws EndpointStartError (after cleaning up) if it cannot. */
   async start(): Promise<void> {
     this.running = this.shared.cache.start(this.life.signal);
-    const deadline = AbortSignal.any([this.life.signal, AbortSignal.timeout(this.options.startTimeoutMs)]);
+    const startBy = deadline(this.life.signal, this.options.startTimeoutMs);
     try {
-      const informer = await this.shared.cache.getInformer(API_BINDING, { signal: deadline });
+      const informer = await this.shared.cache.getInformer(API_BINDING, { signal: startBy.signal });
       informer.addEventHandler({
         onAdd: (b) => this.observe(b),
         onUpdate: (_old, b) => this.observe(b),
         onDelete: (b) => this.forget(b),
       });
-      const informerSynced = await this.shared.cache.waitForCacheSync(deadline);
+      const informerSynced = await this.shared.cache.waitForCacheSync(startBy.signal);
       if (!informerSynced) throw informer.status().lastError ?? new Error('the APIBinding list did not complete in time');
     } catch (err) {
       await this.stop();
       throw new EndpointStartError(this.url, err);
+    } finally {
+      startBy.dispose();
     }
   }
 

@@ -4,9 +4,9 @@
  * it starts nothing of its own: it lives until its engagement ends.
  */
 import type { Cluster, RESTMapper } from '@multicluster-runtime/core';
-import { ApiClient } from '@multicluster-runtime/core';
+import { ApiClient, whenAborted } from '@multicluster-runtime/core';
 import type { PrefixedTransport } from './prefixed-transport.js';
-import { ScopedCache, untilAborted } from './scoped-cache.js';
+import { ScopedCache } from './scoped-cache.js';
 import type { WildcardCache } from './wildcard-cache.js';
 
 export class LogicalCluster implements Cluster {
@@ -29,7 +29,7 @@ export class LogicalCluster implements Cluster {
   }
 
   start(signal: AbortSignal): Promise<void> {
-    return untilAborted(signal);
+    return whenAborted(signal);
   }
 
   waitForCacheSync(signal: AbortSignal): Promise<boolean> {

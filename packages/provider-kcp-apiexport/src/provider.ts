@@ -20,7 +20,7 @@ import type {
   ProviderContext,
   ProviderRunnable,
 } from '@multicluster-runtime/core';
-import { ClusterNotFoundError, ClusterSet, ProviderAlreadyStartedError, newCluster, silentLogger } from '@multicluster-runtime/core';
+import { ClusterNotFoundError, ClusterSet, ProviderAlreadyStartedError, newCluster, silentLogger, sleep } from '@multicluster-runtime/core';
 import { Endpoint, bindingIsReady } from './endpoint.js';
 import { ApiExportProviderConfigError } from './errors.js';
 
@@ -287,16 +287,4 @@ export class ApiExportProvider implements ProviderRunnable {
       }),
     );
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -19,7 +19,7 @@ import type {
   RequestOptions,
   ResourceEventHandler,
 } from '@multicluster-runtime/core';
-import { ApiError } from '@multicluster-runtime/core';
+import { ApiError, whenAborted } from '@multicluster-runtime/core';
 import { CLUSTER_FIELD, logicalClusterOf } from './annotations.js';
 import type { ClusterRouter } from './cluster-router.js';
 import type { WildcardCache } from './wildcard-cache.js';
@@ -129,13 +129,6 @@ export class ScopedCache implements Cache {
 
   /** The shared cache runs for the endpoint; a cluster's view only lives until its signal aborts. */
   start(signal: AbortSignal): Promise<void> {
-    return untilAborted(signal);
+    return whenAborted(signal);
   }
-}
-
-export function untilAborted(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve();
-    else signal.addEventListener('abort', () => resolve(), { once: true });
-  });
 }

@@ -10,7 +10,7 @@ import { enqueueRequestForOwner } from '../handler/enqueue-for-owner.js';
 import type { EventHandler } from '../handler/types.js';
 import type { Logger } from '../log/logger.js';
 import type { Manager } from '../manager/types.js';
-import { LOCAL_CLUSTER } from '../multicluster/types.js';
+import { LOCAL_CLUSTER } from '../fleet/cluster-name.js';
 import { kindKey } from '../object/gvk.js';
 import type { KubeObject, ObjectKind } from '../object/types.js';
 import type { Predicate } from '../predicate/types.js';

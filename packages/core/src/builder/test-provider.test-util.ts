@@ -3,8 +3,9 @@ import type { Cluster } from '../cluster/types.js';
 import { newCluster } from '../cluster/cluster.js';
 import { kubeconfigOf, type Member } from '../controller/fleet.test-util.js';
 import { silentLogger } from '../log/logger.js';
-import { whenAborted } from '../manager/abort.js';
-import type { Aware, ClusterName, ProviderContext, ProviderRunnable } from '../multicluster/types.js';
+import { whenAborted } from '../signal/wait.js';
+import type { ClusterName } from '../fleet/cluster-name.js';
+import type { Aware, ProviderContext, ProviderRunnable } from '../multicluster/types.js';
 import { ClusterSet } from '../providers/clusters/cluster-set.js';
 
 /** A provider whose clusters the test adds, built on ClusterSet as real providers are. */

@@ -9,10 +9,11 @@
 import type { ListOptions, ObjectList, RequestOptions, ResourceMapping, RESTMapper } from '../client/types.js';
 import { silentLogger, type Logger } from '../log/logger.js';
 import { noopMetrics, type MetricsRecorder } from '../metrics/types.js';
-import type { ClusterName } from '../multicluster/types.js';
+import type { ClusterName } from '../fleet/cluster-name.js';
 import { parseLabelSelector, type LabelSelector } from '../labels/selector.js';
 import { kindKey } from '../object/gvk.js';
 import type { KubeObject, KubeObjectLike, ObjectKey, ObjectKind } from '../object/types.js';
+import { abortable, whenAborted } from '../signal/wait.js';
 import type { Cache, IndexerFunc, Informer, InformerLease, InformerOptions } from './types.js';
 import {
   CacheNotStartedError,
@@ -102,7 +103,7 @@ export class InformerCache implements Cache {
   async getInformer<T extends KubeObject = KubeObject>(kind: ObjectKind, options: InformerOptions = {}): Promise<Informer<T>> {
     const entry = this.entry(kind, options.metadataOnly ?? false);
     entry.pinned = true;
-    return (await untilReady(entry, options.signal)) as unknown as Informer<T>;
+    return (await abortable(entry.ready, options.signal)) as unknown as Informer<T>;
   }
 
   async acquireInformer<T extends KubeObject = KubeObject>(kind: ObjectKind, options: InformerOptions = {}): Promise<InformerLease<T>> {
@@ -116,7 +117,7 @@ export class InformerCache implements Cache {
       this.dropIfUnused(entry);
     };
     try {
-      const informer = await untilReady(entry, options.signal);
+      const informer = await abortable(entry.ready, options.signal);
       return { informer: informer as unknown as Informer<T>, release };
     } catch (err) {
       release();
@@ -195,10 +196,7 @@ export class InformerCache implements Cache {
     for (const resolve of this.startWaiters) resolve();
     this.startWaiters.clear();
     for (const entry of this.entries.values()) if (entry.informer) this.launch(entry);
-    await new Promise<void>((resolve) => {
-      if (signal.aborted) resolve();
-      else signal.addEventListener('abort', () => resolve(), { once: true });
-    });
+    await whenAborted(signal);
     this.state = 'stopped';
     for (const entry of this.entries.values()) entry.stop?.abort();
     await Promise.all(this.running);
@@ -272,7 +270,7 @@ export class InformerCache implements Cache {
     entry.pinned = true;
     let informer: SharedInformer;
     try {
-      informer = await untilReady(entry, options.signal);
+      informer = await abortable(entry.ready, options.signal);
     } catch (err) {
       if (options.signal?.aborted) throw new CacheNotSyncedError(kind, { cause: options.signal.reason });
       throw err;
@@ -302,22 +300,6 @@ export class InformerCache implements Cache {
 
   private copy(obj: KubeObject): KubeObject {
     return this.options.unsafeDisableDeepCopy ? obj : structuredClone(obj);
-  }
-}
-
-/** Awaits the entry's informer, giving up with the signal's reason if it aborts first. */
-async function untilReady(entry: Entry, signal: AbortSignal | undefined): Promise<SharedInformer> {
-  if (!signal) return entry.ready;
-  signal.throwIfAborted();
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([entry.ready, aborted]);
-  } finally {
-    if (onAbort) signal.removeEventListener('abort', onAbort);
   }
 }
 

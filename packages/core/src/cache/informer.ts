@@ -5,7 +5,7 @@
  */
 import { silentLogger, type Logger } from '../log/logger.js';
 import { noopMetrics, type MetricsRecorder } from '../metrics/types.js';
-import type { ClusterName } from '../multicluster/types.js';
+import type { ClusterName } from '../fleet/cluster-name.js';
 import { kindKey } from '../object/gvk.js';
 import type { KubeObject, ObjectKind } from '../object/types.js';
 import type { Informer, InformerPhase, InformerStatus, Registration, ResourceEventHandler } from './types.js';

@@ -10,6 +10,9 @@
  */
 import { isGone } from '../client/errors.js';
 import type { KubeObject } from '../object/types.js';
+import { deadline } from '../signal/deadline.js';
+import { linkedAbort } from '../signal/linked.js';
+import { sleep } from '../signal/wait.js';
 import { Backoff, type BackoffOptions } from './backoff.js';
 import type { ListWatcher, RawWatchEvent } from './list-watcher.js';
 import {
@@ -107,9 +110,8 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
     if (this.iterated) throw new Error(`watcher for ${this.source.resource} can be iterated only once`);
     this.iterated = true;
     // A consumer that stops iterating aborts in-flight requests too, so the generator is not left parked on a socket.
-    const stop = new AbortController();
-    const signal = AbortSignal.any([this.signal, stop.signal]);
-    const gen = this.run(signal);
+    const stop = linkedAbort(this.signal);
+    const gen = this.run(stop.signal);
     return {
       next: () => gen.next(),
       return: async () => {
@@ -194,10 +196,9 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
   ): AsyncGenerator<WatcherEvent<T>, { error: WatcherError; retryInMs: number } | undefined> {
     const resource = this.source.resource;
     const timeoutSeconds = Math.max(1, Math.round(this.timeoutSeconds * (1 - this.timeoutJitter * this.random())));
-    const stop = new AbortController();
-    const stalled = setTimeout(() => stop.abort(), timeoutSeconds * 1000 + this.stallGraceMs);
-    stalled.unref();
-    const watchSignal = AbortSignal.any([signal, stop.signal]);
+    // A watch whose stream does not end soon after its server-side timeout has stalled: cut it.
+    const stalled = deadline(signal, timeoutSeconds * 1000 + this.stallGraceMs);
+    const watchSignal = stalled.signal;
     let rv = resourceVersion;
     const retry = (error: WatcherError) => ({ error, retryInMs: this.backoff.next() });
     try {
@@ -260,7 +261,7 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
       } catch (err) {
         if (signal.aborted) return undefined;
         this.current = { phase: 'listed', resourceVersion: rv };
-        const why = stop.signal.aborted ? `no end of stream ${this.stallGraceMs} ms after its timeout` : 'the stream broke';
+        const why = stalled.timedOut ? `no end of stream ${this.stallGraceMs} ms after its timeout` : 'the stream broke';
         return retry(new WatchFailed(resource, rv, why, { cause: err }));
       }
       this.current = { phase: 'listed', resourceVersion: rv };
@@ -269,26 +270,9 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
       }
       return undefined;
     } finally {
-      clearTimeout(stalled);
-      stop.abort();
+      stalled.abort(); // ends the stream, if the server has not
     }
   }
-}
-
-/** Resolves true after `ms`, or false as soon as `signal` aborts. */
-function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

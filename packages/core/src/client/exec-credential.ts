@@ -5,7 +5,7 @@
  * after a timeout, and the plugin gets `KUBERNETES_EXEC_INFO` so it knows it cannot prompt.
  */
 import { spawn } from 'node:child_process';
-import { abortable } from './abortable.js';
+import { abortable } from '../signal/wait.js';
 import { CredentialError } from './errors.js';
 
 /** The `exec` block of a kubeconfig user. */

@@ -6,7 +6,7 @@
  */
 import { formatApiVersion, parseApiVersion } from '../object/gvk.js';
 import type { ObjectKind } from '../object/types.js';
-import { abortable } from './abortable.js';
+import { abortable } from '../signal/wait.js';
 import { NoKindMatchError, isNotFound } from './errors.js';
 import { groupVersionPath } from './paths.js';
 import type { RequestOptions, ResourceMapping, RESTMapper } from './types.js';

@@ -16,7 +16,8 @@
  */
 import { Agent, type Dispatcher } from 'undici';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { linkedSignal } from './abortable.js';
+import { deadline } from '../signal/deadline.js';
+import { sleep } from '../signal/wait.js';
 import {
   ApiError,
   CredentialError,
@@ -161,8 +162,8 @@ export class Transport {
     if (body !== undefined) headers['Content-Type'] = req.contentType ?? 'application/json';
     const timeoutMs = req.timeoutMs ?? this.options.requestTimeoutMs;
 
-    const deadline = linkedSignal(req.signal, timeoutMs);
-    const signal = deadline.signal;
+    const timer = deadline(req.signal, timeoutMs);
+    const signal = timer.signal;
     try {
       const {
         statusCode,
@@ -173,7 +174,7 @@ export class Transport {
       try {
         text = await resBody.text();
       } catch (err) {
-        throw this.failure(err, description, req.signal, deadline.timedOut, timeoutMs);
+        throw this.failure(err, description, req.signal, timer.timedOut, timeoutMs);
       }
       if (statusCode < 200 || statusCode > 299) throw apiError(statusCode, text, resHeaders, description);
       if (text === '') return undefined as T;
@@ -184,9 +185,9 @@ export class Transport {
       }
     } catch (err) {
       if (isOwnError(err)) throw err;
-      throw this.failure(err, description, req.signal, deadline.timedOut, timeoutMs);
+      throw this.failure(err, description, req.signal, timer.timedOut, timeoutMs);
     } finally {
-      deadline.dispose();
+      timer.dispose();
     }
   }
 
@@ -200,7 +201,7 @@ export class Transport {
     const query: Query = { ...req.query, watch: true };
     const idleMs = req.idleTimeoutMs ?? this.options.watchIdleTimeoutMs ?? idleTimeoutFor(query);
     // The timer bounds the wait for response headers only; after that the idle timeout guards the stream.
-    const link = linkedSignal(req.signal, this.options.requestTimeoutMs);
+    const link = deadline(req.signal, this.options.requestTimeoutMs);
     let response: Dispatcher.ResponseData;
     try {
       response = await this.dispatch(
@@ -303,7 +304,8 @@ export class Transport {
       if (waitSeconds !== undefined && waitSeconds <= maxRetryAfterSeconds && throttled < this.options.maxThrottleRetries) {
         throttled++;
         await response.body.dump().catch(() => undefined);
-        await delay(waitSeconds * 1000, signal);
+        // Cut short by the request's deadline or the caller: fail with that reason, as the request itself would.
+        if (!(await sleep(waitSeconds * 1000, signal))) throw signal.reason;
         continue;
       }
       return response;
@@ -455,22 +457,6 @@ function serverAskedToRetry(response: Dispatcher.ResponseData): number | undefin
   const value = (Array.isArray(raw) ? raw[0] : raw)?.trim();
   if (value === undefined || !/^\d+$/.test(value)) return undefined;
   return Number(value);
-}
-
-/** Resolves after `ms`, or rejects with the abort reason (the request's deadline or the caller's abort). */
-function delay(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 function nonNegativeInteger(value: number | undefined, fallback: number, name: string): number {

@@ -11,7 +11,7 @@ import { DiscoveryRESTMapper } from '../client/rest-mapper.js';
 import { Transport, type TransportOptions } from '../client/transport.js';
 import { silentLogger, type Logger } from '../log/logger.js';
 import { noopMetrics, type MetricsRecorder } from '../metrics/types.js';
-import type { ClusterName } from '../multicluster/types.js';
+import type { ClusterName } from '../fleet/cluster-name.js';
 import { ClusterAlreadyStartedError } from './errors.js';
 import type { Cluster } from './types.js';
 

@@ -1,5 +1,5 @@
 /** Errors of a Cluster made by `newCluster`. None of them goes away by retrying the same call. */
-import type { ClusterName } from '../multicluster/types.js';
+import type { ClusterName } from '../fleet/cluster-name.js';
 
 export class ClusterError extends Error {
   override readonly name: string = 'ClusterError';

@@ -2,7 +2,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Cache, FieldIndexer } from '../cache/types.js';
 import type { Client, RESTMapper } from '../client/types.js';
-import type { ClusterName } from '../multicluster/types.js';
+import type { ClusterName } from '../fleet/cluster-name.js';
 
 export interface Cluster {
   /** The name the cluster was created with (informational; a provider may engage it under a prefixed name). */

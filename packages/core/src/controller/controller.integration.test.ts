@@ -90,7 +90,7 @@ describe('controller over API servers', () => {
     expect(c.engagedClusters()).toEqual([]);
     await expect.poll(() => a.server.stats().openWatches, { timeout: 10_000 }).toBe(0);
     // Each cycle's informer was the source's alone: released at disengage, it stopped, so no watch stays open.
-    // A request aborted mid-flight clears its request-timeout timer at once (client/abortable.ts).
+    // A request aborted mid-flight clears its request-timeout timer at once (signal/deadline.ts).
     await expect.poll(() => activeTimers(), { timeout: 10_000, interval: 250 }).toBeLessThanOrEqual(timersBefore);
     await expect.poll(() => openSockets(), { timeout: 10_000 }).toBeLessThanOrEqual(socketsBefore);
     // Aborting an in-flight list or watch costs its socket, so some new connections are expected, but not one per cycle.

@@ -9,17 +9,19 @@
 import { randomUUID } from 'node:crypto';
 import type { Cluster } from '../cluster/types.js';
 import { createLogger, type Logger } from '../log/logger.js';
-import { linkedAbort, whenAborted } from '../manager/abort.js';
+import { linkedAbort } from '../signal/linked.js';
+import { orAborted, whenAborted } from '../signal/wait.js';
 import type { Runnable } from '../manager/types.js';
 import { noopMetrics, type MetricsRecorder, type ReconcileOutcome } from '../metrics/types.js';
 import { isClusterNotFound } from '../multicluster/errors.js';
-import type { Aware, ClusterName } from '../multicluster/types.js';
+import type { ClusterName } from '../fleet/cluster-name.js';
+import type { Aware } from '../multicluster/types.js';
 import { isTerminalError } from '../reconcile/errors.js';
 import type { ReconcileContext, ReconcileFunc, Reconciler, Request, Result } from '../reconcile/types.js';
 import type { MultiClusterSource, Source } from '../source/types.js';
 import { newRequestQueue } from '../workqueue/request-queue.js';
 import type { RateLimiter, RateLimitingQueue } from '../workqueue/types.js';
-import { deadline } from './deadline.js';
+import { deadline } from '../signal/deadline.js';
 import { Engagement, type EndReason } from './engagement.js';
 import { InFlight } from './in-flight.js';
 import { ControllerAlreadyStartedError, ControllerOptionsError, ControllerEngageFailedError, WaitForSyncTimeoutError } from './errors.js';
@@ -97,15 +99,11 @@ export class Controller implements Runnable, Aware {
 
   /** Resolves true once started with its static sources synced (the manager's /readyz), false if `signal` aborts first. */
   waitForReady(signal: AbortSignal): Promise<boolean> {
-    if (signal.aborted) return Promise.resolve(false);
-    return new Promise((resolve) => {
-      const onAbort = () => resolve(false);
-      signal.addEventListener('abort', onAbort, { once: true });
-      void this.ready.then(() => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(true);
-      });
-    });
+    return orAborted(
+      this.ready.then(() => true),
+      signal,
+      false,
+    );
   }
 
   /** Clusters engaged now. */
@@ -220,7 +218,7 @@ export class Controller implements Runnable, Aware {
     const d = deadline(signal, this.cacheSyncTimeoutMs);
     try {
       const synced = await Promise.all(this.staticSources.map((s) => s.waitForSync(d.signal)));
-      if (!synced.every(Boolean) && d.expired) throw new WaitForSyncTimeoutError(this.name, this.cacheSyncTimeoutMs);
+      if (!synced.every(Boolean) && d.timedOut) throw new WaitForSyncTimeoutError(this.name, this.cacheSyncTimeoutMs);
     } finally {
       d.dispose();
     }
@@ -246,7 +244,7 @@ export class Controller implements Runnable, Aware {
       .waitForSync(d.signal)
       .then(
         (synced) => {
-          if (!synced && d.expired) {
+          if (!synced && d.timedOut) {
             this.log.warn('a source has not synced within the cache sync timeout; events will flow once it does', {
               cluster: eng.name,
               timeoutMs: this.cacheSyncTimeoutMs,

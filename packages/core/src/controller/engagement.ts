@@ -4,8 +4,9 @@
  * differently: a disengaged cluster's queued work is dropped; a replaced one's work carries on with the successor.
  */
 import type { Cluster } from '../cluster/types.js';
-import type { ClusterName } from '../multicluster/types.js';
+import type { ClusterName } from '../fleet/cluster-name.js';
 import type { MultiClusterSource } from '../source/types.js';
+import { subscribeAbort } from '../signal/fanout.js';
 import { ClusterDisengagedError, ControllerError } from './errors.js';
 
 export type EndReason = 'disengaged' | 'replaced' | 'failed' | 'stopped';
@@ -24,10 +25,8 @@ export class Engagement {
     engageSignal: AbortSignal,
     private readonly onEnd: (engagement: Engagement, reason: EndReason) => void,
   ) {
-    const onAbort = () => this.end('disengaged');
-    engageSignal.addEventListener('abort', onAbort, { once: true });
     // Providers may keep one long-lived signal per cluster; never leave a listener on it after the engagement ends.
-    this.unlink = () => engageSignal.removeEventListener('abort', onAbort);
+    this.unlink = subscribeAbort(engageSignal, () => this.end('disengaged'));
   }
 
   /** Aborts when the engagement ends for any reason; per-cluster sources run under it. */

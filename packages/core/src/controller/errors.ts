@@ -2,7 +2,7 @@
  * Errors of the controller. `retryable` says whether the same call can succeed later (a source may sync once its
  * API server answers; starting a controller twice never will).
  */
-import type { ClusterName } from '../multicluster/types.js';
+import type { ClusterName } from '../fleet/cluster-name.js';
 
 export class ControllerError extends Error {
   override readonly name: string = 'ControllerError';

@@ -2,7 +2,7 @@
  * Reconciles running per cluster, so the controller can tell when a disengaged cluster's last reconcile has ended
  * (Aware.waitForDisengaged). Waiters are woken on every change for their cluster and recheck their own condition.
  */
-import type { ClusterName } from '../multicluster/types.js';
+import type { ClusterName } from '../fleet/cluster-name.js';
 
 export class InFlight {
   private readonly counts = new Map<ClusterName, number>();

@@ -5,7 +5,7 @@
  */
 import type { Cluster } from '../cluster/types.js';
 import type { RequestQueue } from '../handler/types.js';
-import type { ClusterName } from '../multicluster/types.js';
+import type { ClusterName } from '../fleet/cluster-name.js';
 import type { Request } from '../reconcile/types.js';
 import type { MultiClusterSource, Source } from '../source/types.js';
 

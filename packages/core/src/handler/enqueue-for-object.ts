@@ -3,7 +3,7 @@
  * came from.
  */
 import type { Logger } from '../log/logger.js';
-import type { ClusterName } from '../multicluster/types.js';
+import type { ClusterName } from '../fleet/cluster-name.js';
 import type { KubeObject } from '../object/types.js';
 import { defaultHandlerLogger, objectFields, requestForObject } from './object-request.js';
 import type { EventHandler, RequestQueue } from './types.js';

@@ -4,7 +4,7 @@
  */
 import type { Cluster } from '../cluster/types.js';
 import type { Logger } from '../log/logger.js';
-import type { ClusterName } from '../multicluster/types.js';
+import type { ClusterName } from '../fleet/cluster-name.js';
 import { parseApiVersion } from '../object/gvk.js';
 import type { KubeObject, ObjectKind } from '../object/types.js';
 import type { Request } from '../reconcile/types.js';

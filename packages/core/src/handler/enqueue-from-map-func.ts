@@ -5,7 +5,7 @@
  */
 import type { Cluster } from '../cluster/types.js';
 import type { Logger } from '../log/logger.js';
-import type { ClusterName } from '../multicluster/types.js';
+import type { ClusterName } from '../fleet/cluster-name.js';
 import type { KubeObject } from '../object/types.js';
 import type { Request } from '../reconcile/types.js';
 import { addUnique, defaultHandlerLogger, objectFields } from './object-request.js';

@@ -3,7 +3,7 @@
  * object without a name cannot be reconciled and is reported instead of enqueued as a broken request.
  */
 import { createLogger, type Logger } from '../log/logger.js';
-import type { ClusterName } from '../multicluster/types.js';
+import type { ClusterName } from '../fleet/cluster-name.js';
 import type { KubeObject } from '../object/types.js';
 import { requestKey } from '../reconcile/request.js';
 import type { Request } from '../reconcile/types.js';

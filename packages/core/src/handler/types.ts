@@ -3,7 +3,7 @@
  * handler can enqueue for that cluster or for another one (cross-cluster enqueue).
  */
 import type { Cluster } from '../cluster/types.js';
-import type { ClusterName } from '../multicluster/types.js';
+import type { ClusterName } from '../fleet/cluster-name.js';
 import type { KubeObject } from '../object/types.js';
 import type { Request } from '../reconcile/types.js';
 

@@ -2,6 +2,8 @@
  * Named health checks (liveness or readiness). A check passes when it resolves and fails when it throws, rejects,
  * resolves `false`, or outlives its timeout, so a hanging dependency turns a probe red instead of hanging it.
  */
+import { deadline } from '../signal/deadline.js';
+import { abortable } from '../signal/wait.js';
 import { HealthCheckNameError } from './errors.js';
 
 /** A health check. It gets a signal that aborts when the probe gives up on it. */
@@ -46,26 +48,18 @@ export class HealthChecks {
   private async runOne(name: string): Promise<CheckResult> {
     const check = this.checks.get(name);
     if (!check) return { name, ok: false, reason: 'no such check' };
-    const ac = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<CheckResult>((resolve) => {
-      timer = setTimeout(() => {
-        ac.abort();
-        resolve({ name, ok: false, reason: `timed out after ${this.timeoutMs} ms` });
-      }, this.timeoutMs);
-    });
-    const result = (async (): Promise<CheckResult> => {
-      try {
-        const r = await check(ac.signal);
-        return r === false ? { name, ok: false, reason: 'check failed' } : { name, ok: true };
-      } catch (err) {
-        return { name, ok: false, reason: err instanceof Error ? err.message : String(err) };
-      }
-    })();
+    const bound = deadline(undefined, this.timeoutMs);
     try {
-      return await Promise.race([result, timeout]);
+      // A check that ignores its signal still loses the race: the probe answers on time either way.
+      const r = await abortable(
+        Promise.resolve().then(() => check(bound.signal)),
+        bound.signal,
+      );
+      return r === false ? { name, ok: false, reason: 'check failed' } : { name, ok: true };
+    } catch (err) {
+      return { name, ok: false, reason: err instanceof Error ? err.message : String(err) };
     } finally {
-      clearTimeout(timer);
+      bound.dispose();
     }
   }
 }

@@ -11,7 +11,8 @@ import { randomUUID } from 'node:crypto';
 import { isAlreadyExists, isConflict, isNotFound } from '../client/errors.js';
 import type { Client } from '../client/types.js';
 import { silentLogger, type Logger } from '../log/logger.js';
-import { linkedAbort, sleep } from '../manager/abort.js';
+import { deadline } from '../signal/deadline.js';
+import { sleep } from '../signal/wait.js';
 import type { KubeObject, ObjectKind } from '../object/types.js';
 import { LeaderElectionConfigError, LeaderElectionLostError } from './errors.js';
 import { formatMicroTime } from './micro-time.js';
@@ -133,7 +134,7 @@ export class LeaseElector {
     const term = new AbortController();
     const renewStop = new AbortController();
     let lastRenew = performance.now();
-    let deadline: NodeJS.Timeout | undefined;
+    let renewDeadline: NodeJS.Timeout | undefined;
     const lose = (reason: string, cause?: unknown) => {
       if (term.signal.aborted) return;
       const err = new LeaderElectionLostError(this.leaseName, this.identity, reason, { cause });
@@ -142,8 +143,8 @@ export class LeaseElector {
       term.abort(err);
     };
     const armDeadline = () => {
-      clearTimeout(deadline);
-      deadline = setTimeout(() => lose(`no successful renewal within ${this.renewDeadlineMs} ms`), this.renewDeadlineMs);
+      clearTimeout(renewDeadline);
+      renewDeadline = setTimeout(() => lose(`no successful renewal within ${this.renewDeadlineMs} ms`), this.renewDeadlineMs);
     };
     armDeadline();
     const loop = (async () => {
@@ -162,13 +163,13 @@ export class LeaseElector {
           });
         }
       }
-    })().finally(() => clearTimeout(deadline));
+    })().finally(() => clearTimeout(renewDeadline));
 
     let released: Promise<void> | undefined;
     const abandon = (): void => {
       if (released) return;
       renewStop.abort();
-      clearTimeout(deadline);
+      clearTimeout(renewDeadline);
       if (!term.signal.aborted) this.log.warn('stopped renewing the lease without releasing it; it will expire');
       released = loop.then(() => undefined);
       term.abort();
@@ -177,7 +178,7 @@ export class LeaseElector {
       released ??= (async () => {
         const wasLeading = !term.signal.aborted;
         renewStop.abort();
-        clearTimeout(deadline);
+        clearTimeout(renewDeadline);
         await loop;
         term.abort();
         if (wasLeading) await this.releaseLease();
@@ -189,8 +190,7 @@ export class LeaseElector {
 
   /** Clears the holder if it is still us; best effort (the Lease expires anyway). */
   private async releaseLease(): Promise<void> {
-    const bound = new AbortController();
-    const timer = setTimeout(() => bound.abort(), this.renewDeadlineMs);
+    const bound = deadline(undefined, this.renewDeadlineMs);
     try {
       const lease = await this.client.get<Lease>(leaseKind, this.key(), { signal: bound.signal });
       if (lease.spec?.holderIdentity !== this.identity) return;
@@ -206,19 +206,17 @@ export class LeaseElector {
     } catch (err) {
       this.log.warn('releasing the lease failed; it will expire on its own', { error: errorText(err) });
     } finally {
-      clearTimeout(timer);
+      bound.dispose();
     }
   }
 
   /** One attempt: true if this replica holds the Lease afterwards. Throws on API errors other than races. */
   private async tryAcquireOrRenew(signal: AbortSignal): Promise<boolean> {
     // Bound each attempt so one hung request cannot stall the loop.
-    const attempt = linkedAbort(signal);
-    const timer = setTimeout(() => attempt.abort(), this.renewDeadlineMs);
+    const attempt = deadline(signal, this.renewDeadlineMs);
     try {
       return await this.attempt(attempt.signal);
     } finally {
-      clearTimeout(timer);
       attempt.dispose();
     }
   }

@@ -9,8 +9,9 @@
 import type { Cluster } from '../cluster/types.js';
 import type { Logger } from '../log/logger.js';
 import type { MetricsRecorder } from '../metrics/types.js';
-import type { Aware, ClusterName } from '../multicluster/types.js';
-import { linkedAbort, type LinkedAbort } from './abort.js';
+import type { ClusterName } from '../fleet/cluster-name.js';
+import type { Aware } from '../multicluster/types.js';
+import { linkedAbort, type LinkedAbort } from '../signal/linked.js';
 import { EngageFailedError, ManagerStoppedError } from './errors.js';
 import { runnableName } from './runnable-name.js';
 

@@ -1,5 +1,5 @@
 /** Errors of the manager. `retryable` says whether the same call can succeed later without changing anything. */
-import type { ClusterName } from '../multicluster/types.js';
+import type { ClusterName } from '../fleet/cluster-name.js';
 
 export class ManagerError extends Error {
   override readonly name: string = 'ManagerError';

@@ -9,11 +9,12 @@ import { isAlreadyExists, isNotFound } from '../client/errors.js';
 import { newCluster } from '../cluster/cluster.js';
 import type { Cluster } from '../cluster/types.js';
 import { silentLogger } from '../log/logger.js';
-import type { Aware, ClusterName, ProviderContext, ProviderRunnable } from '../multicluster/types.js';
+import type { ClusterName } from '../fleet/cluster-name.js';
+import type { Aware, ProviderContext, ProviderRunnable } from '../multicluster/types.js';
 import type { KubeObject, ObjectKind } from '../object/types.js';
 import type { ReconcileContext, ReconcileFunc, Request } from '../reconcile/types.js';
 import { ClusterSet } from '../providers/clusters/cluster-set.js';
-import { whenAborted } from './abort.js';
+import { whenAborted } from '../signal/wait.js';
 import type { Manager } from './types.js';
 
 export const configMapKind: ObjectKind = { apiVersion: 'v1', kind: 'ConfigMap' };

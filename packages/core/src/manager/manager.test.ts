@@ -5,13 +5,14 @@ import { BindAddressInvalidError } from '../healthz/errors.js';
 import { createLogger, silentLogger, type LogFields } from '../log/logger.js';
 import { PrometheusMetrics } from '../metrics/prometheus.js';
 import { ClusterNotFoundError } from '../multicluster/errors.js';
-import type { Aware, ClusterName, ProviderContext } from '../multicluster/types.js';
+import type { ClusterName } from '../fleet/cluster-name.js';
+import type { Aware, ProviderContext } from '../multicluster/types.js';
 import type { Cluster } from '../cluster/types.js';
 import { ClusterSet } from '../providers/clusters/cluster-set.js';
 import { RecordingAware, ScriptedCluster } from '../providers/clusters/scripted-cluster.test-util.js';
 import { LeaderElectionLostError } from '../leaderelection/errors.js';
 import { LeaseStore } from '../leaderelection/lease-store.test-util.js';
-import { whenAborted } from './abort.js';
+import { whenAborted } from '../signal/wait.js';
 import {
   EngageFailedError,
   GracefulShutdownTimeoutError,

@@ -21,19 +21,15 @@ import { createLogger, type Logger } from '../log/logger.js';
 import { PrometheusMetrics } from '../metrics/prometheus.js';
 import type { MetricsRecorder } from '../metrics/types.js';
 import { ClusterNotFoundError } from '../multicluster/errors.js';
-import {
-  LOCAL_CLUSTER,
-  isProviderRunnable,
-  type Aware,
-  type ClusterName,
-  type Provider,
-  type ProviderContext,
-} from '../multicluster/types.js';
+import { LOCAL_CLUSTER, type ClusterName } from '../fleet/cluster-name.js';
+import { isProviderRunnable, type Aware, type Provider, type ProviderContext } from '../multicluster/types.js';
 import type { ObjectKind } from '../object/types.js';
 import { ShardCoordinator } from '../sharding/coordinator.js';
 import { ClusterNotOwnedError } from '../sharding/errors.js';
 import { resolveSharding } from '../sharding/options.js';
-import { linkedAbort, sleep, whenAborted, type LinkedAbort } from './abort.js';
+import { deadline } from '../signal/deadline.js';
+import { linkedAbort, type LinkedAbort } from '../signal/linked.js';
+import { sleep, whenAborted } from '../signal/wait.js';
 import { Engagements } from './engagements.js';
 import {
   FieldIndexFailedError,
@@ -134,12 +130,10 @@ export class MultiClusterManager implements Manager {
     this.readyChecks.add('local-cache-sync', async (signal) => {
       if (!this.localSynced) throw new Error('the local cluster cache has not synced yet');
       // Informers added since (e.g. controllers' local watches) must have synced too; a synced cache answers at once.
-      const bound = linkedAbort(signal);
-      const timer = setTimeout(() => bound.abort(), readinessSyncWaitMs);
+      const bound = deadline(signal, readinessSyncWaitMs);
       try {
         if (!(await this.local.waitForCacheSync(bound.signal))) throw new Error('informers of the local cluster have not synced yet');
       } finally {
-        clearTimeout(timer);
         bound.dispose();
       }
     });

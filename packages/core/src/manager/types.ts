@@ -7,7 +7,8 @@ import type { FieldIndexer } from '../cache/types.js';
 import type { HealthCheck } from '../healthz/checks.js';
 import type { Logger } from '../log/logger.js';
 import type { MetricsRecorder } from '../metrics/types.js';
-import type { Aware, ClusterName, Provider } from '../multicluster/types.js';
+import type { ClusterName } from '../fleet/cluster-name.js';
+import type { Aware, Provider } from '../multicluster/types.js';
 
 /** Something the manager runs until its signal aborts. */
 export interface Runnable {

@@ -5,7 +5,7 @@
  * clusters come and go.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { ClusterName } from '../multicluster/types.js';
+import type { ClusterName } from '../fleet/cluster-name.js';
 import type { MetricsRecorder, ReconcileOutcome } from './types.js';
 
 export interface PrometheusMetricsOptions {

@@ -2,7 +2,7 @@
  * What the runtime records. Implemented over prom-client in ./prometheus.ts; every series that concerns a cluster
  * carries a `cluster` label (upstream has no per-cluster metrics).
  */
-import type { ClusterName } from '../multicluster/types.js';
+import type { ClusterName } from '../fleet/cluster-name.js';
 
 export type ReconcileOutcome = 'success' | 'error' | 'requeue' | 'requeue_after' | 'terminal_error' | 'cluster_not_found';
 

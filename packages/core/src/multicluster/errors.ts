@@ -1,5 +1,5 @@
 /** Errors of the multi-cluster contracts. */
-import type { ClusterName } from './types.js';
+import type { ClusterName } from '../fleet/cluster-name.js';
 
 /**
  * Thrown by `Provider.get` and `Manager.getCluster` when no engaged cluster has that name. Match it with

@@ -4,16 +4,11 @@
  * {@link Aware.engage}; {@link Aware.waitForDisengaged} lets a caller wait until the work it stopped has ended.
  */
 import type { Cluster } from '../cluster/types.js';
+import type { ClusterName } from '../fleet/cluster-name.js';
 import type { IndexerFunc } from '../cache/types.js';
 import type { Logger } from '../log/logger.js';
 import type { MetricsRecorder } from '../metrics/types.js';
 import type { ObjectKind } from '../object/types.js';
-
-/** A cluster's name within the fleet. The empty string is the local (host) cluster. */
-export type ClusterName = string;
-
-/** The name of the local (host) cluster. */
-export const LOCAL_CLUSTER: ClusterName = '';
 
 /** Something that runs per cluster: controllers, registries, the manager itself. */
 export interface Aware {

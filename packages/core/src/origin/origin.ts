@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import type { EnqueueFromMapFuncOptions } from '../handler/enqueue-from-map-func.js';
 import { enqueueRequestsFromMapFunc } from '../handler/enqueue-from-map-func.js';
 import type { EventHandler } from '../handler/types.js';
-import type { ClusterName } from '../multicluster/types.js';
+import type { ClusterName } from '../fleet/cluster-name.js';
 import type { KubeObject, KubeObjectLike } from '../object/types.js';
 import type { Request } from '../reconcile/types.js';
 

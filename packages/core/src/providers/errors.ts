@@ -2,7 +2,7 @@
  * Errors of the cluster lifecycle helper and the built-in providers. `retryable` says whether trying the same
  * operation again later can succeed (a slow cache may sync next time; a duplicate name will not go away by itself).
  */
-import type { ClusterName } from '../multicluster/types.js';
+import type { ClusterName } from '../fleet/cluster-name.js';
 
 export class ClusterLifecycleError extends Error {
   override readonly name: string = 'ClusterLifecycleError';

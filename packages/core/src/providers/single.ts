@@ -5,9 +5,10 @@
 import type { IndexerFunc } from '../cache/types.js';
 import type { Cluster } from '../cluster/types.js';
 import type { Logger } from '../log/logger.js';
-import { whenAborted } from '../manager/abort.js';
+import { whenAborted } from '../signal/wait.js';
 import { ClusterNotFoundError } from '../multicluster/errors.js';
-import type { ClusterName, ProviderContext, ProviderRunnable } from '../multicluster/types.js';
+import type { ClusterName } from '../fleet/cluster-name.js';
+import type { ProviderContext, ProviderRunnable } from '../multicluster/types.js';
 import type { ObjectKind } from '../object/types.js';
 import { ClusterSet } from './clusters/cluster-set.js';
 import { ProviderAlreadyStartedError } from './errors.js';

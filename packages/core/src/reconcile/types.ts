@@ -3,7 +3,7 @@
  * event that caused it, so a reconciler must read current state and converge.
  */
 import type { Logger } from '../log/logger.js';
-import type { ClusterName } from '../multicluster/types.js';
+import type { ClusterName } from '../fleet/cluster-name.js';
 
 /** Names the object to reconcile. `namespace` is "" for cluster-scoped objects; `clusterName` "" is the local cluster. */
 export interface Request {

@@ -14,8 +14,12 @@ import type { Cluster } from '../cluster/types.js';
 import type { Client } from '../client/types.js';
 import type { Leadership } from '../leaderelection/lease-elector.js';
 import type { Logger } from '../log/logger.js';
-import { linkedAbort, sleep, type LinkedAbort } from '../manager/abort.js';
-import type { Aware, ClusterName } from '../multicluster/types.js';
+import { deadline } from '../signal/deadline.js';
+import { subscribeAbort } from '../signal/fanout.js';
+import { linkedAbort, type LinkedAbort } from '../signal/linked.js';
+import { sleep } from '../signal/wait.js';
+import type { ClusterName } from '../fleet/cluster-name.js';
+import type { Aware } from '../multicluster/types.js';
 import { Fence } from './fence.js';
 import type { ResolvedSharding } from './options.js';
 import { PeerRegistry } from './peers.js';
@@ -184,13 +188,11 @@ export class ShardCoordinator {
   }
 
   private watchProvider(entry: Entry, signal: AbortSignal): () => void {
-    const onAbort = () => {
+    return subscribeAbort(signal, () => {
       if (entry.provider !== signal) return; // replaced by a newer engagement of the same name
       entry.removed = true;
       this.schedule(entry);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    return () => signal.removeEventListener('abort', onAbort);
+    });
   }
 
   private syncAll(): void {
@@ -368,8 +370,7 @@ export class ShardCoordinator {
   /** Asks the Awares whether `name`'s work has stopped, waiting at most `withinMs` (less if `cancel` aborts). */
   private async waitForDisengaged(name: ClusterName, withinMs: number, cancel?: AbortSignal): Promise<{ drained: boolean; ms: number }> {
     const t0 = performance.now();
-    const bound = linkedAbort(cancel);
-    const timer = setTimeout(() => bound.abort(), Math.max(0, withinMs));
+    const bound = deadline(cancel, Math.max(0, withinMs));
     try {
       const drained = await (this.onward.waitForDisengaged?.(bound.signal, name) ?? Promise.resolve(true));
       return { drained, ms: performance.now() - t0 };
@@ -377,7 +378,6 @@ export class ShardCoordinator {
       this.log.error("asking whether a cluster's work has stopped failed; treating it as still running", err, { cluster: name });
       return { drained: false, ms: performance.now() - t0 };
     } finally {
-      clearTimeout(timer);
       bound.dispose();
     }
   }

@@ -1,6 +1,6 @@
 /** Errors of sharding. `retryable` says whether the same call can succeed later without changing anything. */
 import { ClusterNotFoundError } from '../multicluster/errors.js';
-import type { ClusterName } from '../multicluster/types.js';
+import type { ClusterName } from '../fleet/cluster-name.js';
 
 export class ShardingError extends Error {
   override readonly name: string = 'ShardingError';

@@ -8,7 +8,7 @@
 import type { Client } from '../client/types.js';
 import { LeaseElector, type Leadership } from '../leaderelection/lease-elector.js';
 import type { Logger } from '../log/logger.js';
-import type { ClusterName } from '../multicluster/types.js';
+import type { ClusterName } from '../fleet/cluster-name.js';
 import { leaseName } from './names.js';
 
 export interface FenceTimings {

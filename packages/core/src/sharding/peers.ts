@@ -13,7 +13,8 @@ import type { Client } from '../client/types.js';
 import { leaseKind, type Lease, type LeaseSpec } from '../leaderelection/lease-elector.js';
 import { formatMicroTime, parseMicroTime } from '../leaderelection/micro-time.js';
 import type { Logger } from '../log/logger.js';
-import { linkedAbort, sleep } from '../manager/abort.js';
+import { deadline } from '../signal/deadline.js';
+import { orAborted, sleep } from '../signal/wait.js';
 import { leaseName } from './names.js';
 import type { Peer } from './rendezvous.js';
 
@@ -76,15 +77,17 @@ export class PeerRegistry {
   /** Resolves after the first successful listing, or when `signal` aborts (then false). */
   async waitForPeers(signal: AbortSignal): Promise<boolean> {
     if (this.refreshed) return true;
-    const stop = new Promise<false>((resolve) => signal.addEventListener('abort', () => resolve(false), { once: true }));
-    return Promise.race([this.firstRefresh.then(() => true as const), stop]);
+    return orAborted(
+      this.firstRefresh.then(() => true),
+      signal,
+      false,
+    );
   }
 
   /** Announces and refreshes until `signal` aborts; API errors are logged and retried at the next interval. */
   async run(signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
-      const attempt = linkedAbort(signal);
-      const timer = setTimeout(() => attempt.abort(), this.options.leaseDurationMs);
+      const attempt = deadline(signal, this.options.leaseDurationMs);
       try {
         await this.announce(attempt.signal);
         await this.refresh(attempt.signal);
@@ -94,7 +97,6 @@ export class PeerRegistry {
         // Without a listing, peers still age out on our clock.
         this.update(performance.now());
       } finally {
-        clearTimeout(timer);
         attempt.dispose();
       }
       await sleep(this.options.renewIntervalMs, signal);
@@ -103,14 +105,13 @@ export class PeerRegistry {
 
   /** Deletes this replica's Lease so peers take over its clusters at once; best effort (it expires anyway). */
   async withdraw(timeoutMs: number): Promise<void> {
-    const bound = new AbortController();
-    const timer = setTimeout(() => bound.abort(), timeoutMs);
+    const bound = deadline(undefined, timeoutMs);
     try {
       await this.options.client.delete(leaseKind, this.key(), { signal: bound.signal });
     } catch (err) {
       if (!isNotFound(err)) this.options.logger.warn('deleting the peer Lease failed; it will expire', { error: errorText(err) });
     } finally {
-      clearTimeout(timer);
+      bound.dispose();
     }
   }
 

@@ -7,7 +7,7 @@
  * every replica computes the same owner from the same peer list, in any order.
  */
 import { createHash } from 'node:crypto';
-import type { ClusterName } from '../multicluster/types.js';
+import type { ClusterName } from '../fleet/cluster-name.js';
 import { ShardingConfigError } from './errors.js';
 
 export interface Peer {

@@ -2,7 +2,7 @@
  * Errors of event sources. `retryable` says whether starting the source again later can succeed (an API server that
  * was unreachable may answer next time; a source started twice stays a programming error).
  */
-import type { ClusterName } from '../multicluster/types.js';
+import type { ClusterName } from '../fleet/cluster-name.js';
 
 export class SourceError extends Error {
   override readonly name: string = 'SourceError';

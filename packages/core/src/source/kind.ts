@@ -11,8 +11,8 @@ import type { Cluster } from '../cluster/types.js';
 import type { InformerLease, Registration, ResourceEventHandler } from '../cache/types.js';
 import type { CreateEvent, DeleteEvent, EventHandler, RequestQueue, UpdateEvent } from '../handler/types.js';
 import { createLogger, type Logger } from '../log/logger.js';
-import { sleep } from '../manager/abort.js';
-import type { ClusterName } from '../multicluster/types.js';
+import { orAborted, sleep } from '../signal/wait.js';
+import type { ClusterName } from '../fleet/cluster-name.js';
 import { kindKey } from '../object/gvk.js';
 import type { KubeObject, ObjectKind } from '../object/types.js';
 import type { Predicate } from '../predicate/types.js';
@@ -195,7 +195,7 @@ class ClusterKindSource<T extends KubeObject> implements Source {
   }
 
   async waitForSync(signal: AbortSignal): Promise<boolean> {
-    if (!(await untilAborted(this.started, signal))) return false;
+    if (!(await orAborted(this.started, signal, false))) return false;
     return pollUntil(() => {
       if (this.state === 'stopped') return 'stop';
       return this.registration?.hasSynced() ?? false;
@@ -256,17 +256,4 @@ class ClusterKindSource<T extends KubeObject> implements Source {
 
 function objectFields(obj: KubeObject): Record<string, unknown> {
   return { namespace: obj.metadata?.namespace ?? '', name: obj.metadata?.name ?? '' };
-}
-
-/** `started`'s value, or false as soon as `signal` aborts; leaves no listener behind either way. */
-function untilAborted(started: Promise<boolean>, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const onAbort = () => resolve(false);
-    signal.addEventListener('abort', onAbort, { once: true });
-    void started.then((running) => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(running);
-    });
-  });
 }

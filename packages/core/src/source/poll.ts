@@ -2,7 +2,7 @@
  * Waiting for a condition that has no notification of its own (a registration's `hasSynced`), the way client-go's
  * WaitForCacheSync does: check often at first, then settle at a modest interval, and give up when the signal aborts.
  */
-import { sleep } from '../manager/abort.js';
+import { sleep } from '../signal/wait.js';
 
 export interface PollOptions {
   /** First pause between checks. Default 5 ms. */

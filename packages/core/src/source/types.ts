@@ -1,7 +1,7 @@
 /** Sources feed events from one cluster into a controller's queue; multi-cluster sources make one per engaged cluster. */
 import type { Cluster } from '../cluster/types.js';
 import type { RequestQueue } from '../handler/types.js';
-import type { ClusterName } from '../multicluster/types.js';
+import type { ClusterName } from '../fleet/cluster-name.js';
 
 /** Events from one cluster. */
 export interface Source {

@@ -9,10 +9,11 @@ import type { IndexerFunc } from '../../cache/types.js';
 import type { Cluster } from '../../cluster/types.js';
 import { connectionFingerprint } from '../../kubeconfig/untrusted.js';
 import { silentLogger, type Logger } from '../../log/logger.js';
-import { linkedAbort } from '../../manager/abort.js';
+import { linkedAbort } from '../../signal/linked.js';
 import type { MetricsRecorder } from '../../metrics/types.js';
 import { ClusterNotFoundError } from '../../multicluster/errors.js';
-import type { Aware, ClusterName, Provider, ProviderContext } from '../../multicluster/types.js';
+import type { ClusterName } from '../../fleet/cluster-name.js';
+import type { Aware, Provider, ProviderContext } from '../../multicluster/types.js';
 import type { ObjectKind } from '../../object/types.js';
 import {
   CacheSyncTimeoutError,

@@ -6,7 +6,8 @@
 import type { IndexerFunc } from '../../cache/types.js';
 import type { Cluster } from '../../cluster/types.js';
 import type { Logger } from '../../log/logger.js';
-import type { ClusterName, ProviderContext, ProviderRunnable } from '../../multicluster/types.js';
+import type { ClusterName } from '../../fleet/cluster-name.js';
+import type { ProviderContext, ProviderRunnable } from '../../multicluster/types.js';
 import type { ObjectKind } from '../../object/types.js';
 import { ProviderAlreadyStartedError } from '../errors.js';
 import type { ClusterEngager } from './cluster-engager.js';

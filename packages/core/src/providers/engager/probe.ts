@@ -3,7 +3,7 @@
  * unreachable cluster would only leave controllers backing off against it; a cluster whose cache has no informers
  * yet "syncs" at once, so the cache-sync wait alone cannot tell.
  */
-import { linkedAbort } from '../../manager/abort.js';
+import { deadline } from '../../signal/deadline.js';
 import type { Cluster } from '../../cluster/types.js';
 import type { ClusterState } from './cluster-status.js';
 
@@ -21,15 +21,13 @@ export class ProbeTimeoutError extends Error {
  * warms the REST mapper for the controllers). Rejects with the client's error, or ProbeTimeoutError.
  */
 export async function probeCluster(cluster: Cluster, signal: AbortSignal, timeoutMs: number): Promise<void> {
-  const bound = linkedAbort(signal);
-  const timer = setTimeout(() => bound.abort(new ProbeTimeoutError(timeoutMs)), timeoutMs);
+  const bound = deadline(signal, timeoutMs, () => new ProbeTimeoutError(timeoutMs));
   try {
     await cluster.restMapper.mapping({ apiVersion: 'v1', kind: 'Namespace' }, { signal: bound.signal });
   } catch (err) {
-    if (bound.signal.reason instanceof ProbeTimeoutError && !signal.aborted) throw bound.signal.reason;
+    if (bound.timedOut) throw bound.signal.reason;
     throw err;
   } finally {
-    clearTimeout(timer);
     bound.dispose();
   }
 }

