@@ -18,7 +18,7 @@ export type {
   ServerCertificateOptions,
 } from './tls/certificate-authority.js';
 export { createCertificateAuthority, issueClientCertificate, issueServerCertificate } from './tls/certificate-authority.js';
-export { KCP_CLUSTER_ANNOTATION } from './server/cluster-path.js';
+export { KCP_CLUSTER_ANNOTATION } from './cluster-path.js';
 export { CertificateError, EnvtestError, InvalidOptionsError, ServerListenError, ServerStateError } from './errors.js';
 // The real tier: etcd + kube-apiserver from KUBEBUILDER_ASSETS (tools/kube-apiserver/build.sh builds them).
 export type { TestEnvironment, TestEnvironmentOptions } from './real/test-environment.js';

@@ -4,7 +4,7 @@
  */
 import { stringify } from 'yaml';
 import { InvalidOptionsError } from './errors.js';
-import { isLogicalClusterName } from './server/cluster-path.js';
+import { isLogicalClusterName } from './cluster-path.js';
 import type { KeyPairPem } from './tls/certificate-authority.js';
 
 export interface KubeconfigOptions {

@@ -4,7 +4,7 @@
  * `<name>`, so each project has its own, complete Kubernetes API (discovery included) on the one server.
  */
 import type { MountedPath, PathMount } from '../server/options.js';
-import { isLogicalClusterName } from '../server/cluster-path.js';
+import { isLogicalClusterName } from '../cluster-path.js';
 
 export const PROJECTS_PATH = '/apis/resourcemanager.miloapis.com/v1alpha1/projects';
 const CONTROL_PLANE = '/control-plane';

@@ -28,7 +28,7 @@ import { updateObject } from './ops/update.js';
 import { writeJson, writeNotFoundPage, writeStatusError, writeText } from './respond.js';
 import { contentTypeOf, negotiate, renderObject } from './representation.js';
 import { resolveRoute } from './route.js';
-import { WILDCARD, isLogicalClusterName, splitClusterPath } from './cluster-path.js';
+import { WILDCARD, isLogicalClusterName, splitClusterPath } from '../cluster-path.js';
 import { MountedRegistry, mountAllowsWrites, mountShowsCluster, resolveMount } from './mounts.js';
 import { seedCluster } from './seed.js';
 import { parseDeleteOptions, parseWriteParams } from './write-params.js';

@@ -2,7 +2,7 @@
 import type { ResourceType } from '../api/resource-type.js';
 import { groupVersion, storageResource } from '../api/resource-type.js';
 import type { ObjectKey, StoredObject } from '../storage/types.js';
-import { KCP_CLUSTER_ANNOTATION } from './cluster-path.js';
+import { KCP_CLUSTER_ANNOTATION } from '../cluster-path.js';
 
 /** A resource collection in one logical cluster (or every one, `cluster: undefined`) and maybe one namespace. */
 export interface CollectionTarget {
