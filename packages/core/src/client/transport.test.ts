@@ -6,7 +6,7 @@ import { getEventListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, InvalidRequestError, TransportClosedError, TransportConfigError, TransportError, isNotFound } from './errors.js';
 import { Transport, type WatchEvent } from './transport.js';
 
@@ -193,6 +193,33 @@ describe('Transport.request', () => {
     await Promise.all(Array.from({ length: 20 }, () => transport.request({ method: 'GET', path: '/x', signal: parent })));
     await collect(await transport.watch({ path: '/w', signal: parent }));
     expect(getEventListeners(parent, 'abort')).toHaveLength(0);
+  });
+
+  it('opens no connection for a request abandoned while it waited for a free one', async () => {
+    const held: ServerResponse[] = [];
+    const { transport, server, requests } = await serve((req, res) => {
+      if (req.url?.startsWith('/hold/')) held.push(res);
+      else json(res, 200, {});
+    });
+    server.keepAliveTimeout = 60_000; // the pool's connections stay open for the whole test
+    let connections = 0;
+    server.on('connection', () => connections++);
+    // Every connection of the request pool (10 by default) busy with an unanswered request.
+    const busy = Array.from({ length: 10 }, (_, i) => transport.request({ method: 'GET', path: `/hold/${i}` }));
+    await vi.waitFor(() => expect(held).toHaveLength(10));
+    // 100 more requests wait for a connection, and their caller gives up on them.
+    const abandon = new AbortController();
+    const abandoned = Array.from({ length: 100 }, (_, i) =>
+      rejection(transport.request({ method: 'GET', path: `/gone/${i}`, signal: abandon.signal })),
+    );
+    abandon.abort();
+    for (const err of await Promise.all(abandoned)) expect(err).toBe(abandon.signal.reason);
+    for (const res of held) json(res, 200, {});
+    await Promise.all(busy);
+    // Sent after them, this request is answered only once whatever was queued before it went through.
+    await transport.request({ method: 'GET', path: '/after' });
+    expect(connections).toBe(10);
+    expect(requests.map((r) => r.url).filter((u) => u?.startsWith('/gone/'))).toEqual([]);
   });
 
   it('refuses an unencoded or relative path before sending anything', async () => {

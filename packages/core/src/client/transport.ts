@@ -18,6 +18,7 @@ import { Agent, type Dispatcher } from 'undici';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { deadline } from '../signal/deadline.js';
 import { sleep } from '../signal/wait.js';
+import { RequestSlots } from './request-slots.js';
 import {
   ApiError,
   CredentialError,
@@ -107,6 +108,8 @@ export class Transport {
   private pools: Pools | undefined;
   /** Pools replaced after a TLS change, draining; destroyed on close. */
   private readonly retired = new Set<Agent>();
+  /** At most `maxConnections` requests reach the request pool at once (see request-slots.ts). */
+  private readonly requestSlots: RequestSlots;
   private closed = false;
 
   private constructor(server: URL, auth: RequestAuth, options: TransportOptions) {
@@ -124,6 +127,7 @@ export class Transport {
       watchIdleTimeoutMs:
         options.watchIdleTimeoutMs === undefined ? undefined : positive(options.watchIdleTimeoutMs, 0, 'watchIdleTimeoutMs'),
     };
+    this.requestSlots = new RequestSlots(this.options.maxConnections);
   }
 
   /**
@@ -164,7 +168,10 @@ export class Transport {
 
     const timer = deadline(req.signal, timeoutMs);
     const signal = timer.signal;
+    let release: (() => void) | undefined;
     try {
+      // Held until the answer is read: the connection is busy until then. Waiting for it counts against the deadline.
+      release = await this.requestSlots.acquire(signal);
       const {
         statusCode,
         headers: resHeaders,
@@ -187,6 +194,7 @@ export class Transport {
       if (isOwnError(err)) throw err;
       throw this.failure(err, description, req.signal, timer.timedOut, timeoutMs);
     } finally {
+      release?.();
       timer.dispose();
     }
   }
