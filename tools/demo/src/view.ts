@@ -2,6 +2,7 @@
  * What the demo shows while it runs: on a terminal, a table redrawn in place (clusters engaged, reconciles per
  * cluster and controller, errors, queue depth, recent fleet events); elsewhere, one plain log line every few seconds.
  */
+import { sleep } from '@multicluster-runtime/core';
 import type { DemoStats } from './stats.js';
 
 export interface ViewSource {
@@ -58,16 +59,8 @@ export async function runView(source: ViewSource, live: boolean, signal: AbortSi
       );
       last = total;
     }
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, live ? 500 : 2_000);
-      signal.addEventListener(
-        'abort',
-        () => {
-          clearTimeout(timer);
-          resolve();
-        },
-        { once: true },
-      );
-    });
+    // sleep() takes its abort listener off the signal when the time is up: one listener per refresh, left on the
+    // run's signal, piled up (MaxListenersExceededWarning after ten refreshes).
+    await sleep(live ? 500 : 2_000, signal);
   }
 }
