@@ -6,7 +6,7 @@
  * timestamps), that non-owners run no informers for a cluster, that a cluster moves only after the old owner's
  * reconciles of it have returned (also one that ignores its signal), and that getCluster refuses non-owned clusters.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { KubeConfig } from '@kubernetes/client-node';
 import { startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
 import { controllerManagedBy } from '../builder/builder.js';
@@ -65,6 +65,11 @@ interface Replica {
   done: Promise<void>;
 }
 const replicas: Replica[] = [];
+/** Replicas whose manager ended before their test stopped it (e.g. it lost leadership): the test fails on each. */
+const exits: string[] = [];
+afterEach(() => {
+  expect(exits.splice(0)).toEqual([]);
+});
 
 async function startReplica(id: string, weight = 1, extra: Partial<ManagerOptions> = {}): Promise<Replica> {
   const provider = new TestFleetProvider();
@@ -89,7 +94,13 @@ async function startReplica(id: string, weight = 1, extra: Partial<ManagerOption
       }
     });
   const stop = new AbortController();
-  const r: Replica = { id, weight, mgr, provider, stop, done: mgr.start(stop.signal) };
+  const done = mgr.start(stop.signal);
+  // Observed at once, so an early exit fails the test that saw it instead of going unhandled until afterAll.
+  void done.then(
+    () => !stop.signal.aborted && exits.push(`${id} stopped by itself`),
+    (err: unknown) => !stop.signal.aborted && exits.push(`${id} failed: ${err instanceof Error ? err.message : String(err)}`),
+  );
+  const r: Replica = { id, weight, mgr, provider, stop, done };
   replicas.push(r);
   await Promise.all(names.map((name, i) => provider.add(name, kubeconfigOf(members[i % members.length]!))));
   return r;
