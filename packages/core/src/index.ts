@@ -38,6 +38,8 @@ export type {
 } from './client/types.js';
 export type { ApiClientOptions, ClientTransport } from './client/client.js';
 export { ApiClient } from './client/client.js';
+export type { CacheReadOptions, ClientOptions, DelegatingClientOptions } from './client/delegating-client.js';
+export { DelegatingClient, newDelegatingClient } from './client/delegating-client.js';
 export type { DiscoveryTransport } from './client/rest-mapper.js';
 export { DiscoveryRESTMapper } from './client/rest-mapper.js';
 export type { TransportOptions, TransportRequest, WatchEvent, WatchRequest as TransportWatchRequest } from './client/transport.js';

@@ -22,7 +22,7 @@ beforeAll(async () => {
   [host, ...workloads] = await Promise.all([startApiServer({ name: 'mgmt' }), startApiServer(), startApiServer()]);
   const kc = new KubeConfig();
   kc.loadFromString(host.kubeconfig());
-  hostClient = newCluster(kc).client;
+  hostClient = newCluster(kc).apiReader;
   await hostClient.create(capiClusterCrd);
   await hostClient.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
   await vi.waitFor(() => hostClient.list({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster' }), { timeout: 10_000 });

@@ -1,16 +1,17 @@
 /**
  * One logical cluster as a fleet member: a `Cluster` whose client writes to `<endpoint>/clusters/<lc>` over the
- * endpoint's shared connection pool and whose cache is the endpoint's wildcard cache scoped to this cluster. Starting
- * it starts nothing of its own: it lives until its engagement ends.
+ * endpoint's shared connection pool and reads from its cache, the endpoint's wildcard cache scoped to this cluster
+ * (`apiReader` reads from the endpoint). Starting it starts nothing of its own: it lives until its engagement ends.
  */
-import type { Cluster, RESTMapper } from '@multicluster-runtime/core';
-import { ApiClient, whenAborted } from '@multicluster-runtime/core';
+import type { Client, Cluster, RESTMapper } from '@multicluster-runtime/core';
+import { ApiClient, newDelegatingClient, whenAborted } from '@multicluster-runtime/core';
 import type { PrefixedTransport } from './prefixed-transport.js';
 import { ScopedCache } from './scoped-cache.js';
 import type { WildcardCache } from './wildcard-cache.js';
 
 export class LogicalCluster implements Cluster {
-  readonly client: ApiClient;
+  readonly client: Client;
+  readonly apiReader: ApiClient;
   readonly cache: ScopedCache;
 
   constructor(
@@ -20,8 +21,9 @@ export class LogicalCluster implements Cluster {
     readonly restMapper: RESTMapper,
     shared: WildcardCache,
   ) {
-    this.client = new ApiClient(transport, restMapper);
+    this.apiReader = new ApiClient(transport, restMapper);
     this.cache = new ScopedCache(shared, name);
+    this.client = newDelegatingClient({ reader: this.cache, client: this.apiReader });
   }
 
   get fieldIndexer(): ScopedCache {

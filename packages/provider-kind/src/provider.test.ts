@@ -81,7 +81,7 @@ describe('KindProvider with the kind CLI', () => {
     const { provider, aware } = run(state);
     await vi.waitFor(() => expect(aware.names()).toEqual(['alpha', 'beta']), { timeout: 10_000 });
     const beta = await provider.get('beta');
-    const namespaces = await beta.client.list(nsKind);
+    const namespaces = await beta.apiReader.list(nsKind);
     expect(namespaces.items.map((n) => n.metadata.name)).toContain('default');
     expect(provider.status('alpha')?.state).toBe('engaged');
   });

@@ -93,7 +93,7 @@ async function putSecret(
   };
   if (!secretNames.some((s) => s.name === name && s.namespace === namespace)) secretNames.push({ namespace, name });
   try {
-    const present = await hostCluster.client.get({ apiVersion: 'v1', kind: 'Secret' }, { namespace, name });
+    const present = await hostCluster.apiReader.get({ apiVersion: 'v1', kind: 'Secret' }, { namespace, name });
     return await hostCluster.client.update({
       ...secret,
       metadata: { ...secret.metadata, resourceVersion: present.metadata.resourceVersion },

@@ -53,7 +53,7 @@ function startManager(options: MiloProviderOptions = {}): { mgr: MultiClusterMan
 async function readDirect(project: string, name: string): Promise<Record<string, string> | undefined> {
   const cluster = newCluster(loadUntrustedKubeconfig(server.projectKubeconfig(project)));
   try {
-    const cm = await cluster.client.get(configMap, { namespace: 'default', name });
+    const cm = await cluster.apiReader.get(configMap, { namespace: 'default', name });
     return cm['data'] as Record<string, string>;
   } finally {
     await cluster.close();

@@ -45,7 +45,7 @@ function startManager(options: MiloProviderOptions = {}): { mgr: MultiClusterMan
 async function readDirect(name: string, cm: string): Promise<Record<string, string> | undefined> {
   const cluster = newCluster(loadUntrustedKubeconfig(milo.projectKubeconfig(name)));
   try {
-    return (await cluster.client.get(configMap, { namespace: 'default', name: cm }))['data'] as Record<string, string>;
+    return (await cluster.apiReader.get(configMap, { namespace: 'default', name: cm }))['data'] as Record<string, string>;
   } finally {
     await cluster.close();
   }
@@ -69,7 +69,7 @@ describe('MiloProvider in project mode', () => {
     // Milo's own API does not see project objects.
     const core = newCluster(loadUntrustedKubeconfig(milo.kubeconfig()));
     try {
-      await expect(core.client.get(configMap, { namespace: 'default', name: 'settings' })).rejects.toMatchObject({ code: 404 });
+      await expect(core.apiReader.get(configMap, { namespace: 'default', name: 'settings' })).rejects.toMatchObject({ code: 404 });
     } finally {
       await core.close();
     }

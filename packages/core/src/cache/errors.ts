@@ -10,12 +10,18 @@ export class CacheError extends Error {
   readonly retryable: boolean = false;
 }
 
-/** A read came before `start()`: informers only fill once the cache runs. Retry after starting it. */
+/**
+ * A read came before `start()`: informers only fill once the cache runs. Retry after starting it, or read from the
+ * API server (a cluster's `apiReader`).
+ */
 export class CacheNotStartedError extends CacheError {
   override readonly name = 'CacheNotStartedError';
   override readonly retryable = true;
   constructor(readonly kind: ObjectKind) {
-    super(`cache not started: cannot read ${kindKey(kind)} before Cache.start()`);
+    super(
+      `cache not started: cannot read ${kindKey(kind)} before Cache.start() ` +
+        "(a cluster's client reads from its cache, which runs once the cluster or manager is started; read with cluster.apiReader before that)",
+    );
   }
 }
 
@@ -27,15 +33,23 @@ export class CacheStoppedError extends CacheError {
   }
 }
 
-/** The caller's signal aborted before the informer for `kind` finished its first list. Retry later. */
+/**
+ * The informer for `kind` has not finished its first list: the caller's signal aborted while waiting, or the server
+ * refused the list (the cause: e.g. 403 Forbidden when the controller may not list and watch the kind). Retry later,
+ * or read that kind from the API server (`client: { cache: { disableFor: [kind] } }` or `cluster.apiReader`).
+ */
 export class CacheNotSyncedError extends CacheError {
   override readonly name = 'CacheNotSyncedError';
   override readonly retryable = true;
   constructor(
     readonly kind: ObjectKind,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; refusedBy?: Error },
   ) {
-    super(`informer for ${kindKey(kind)} has not synced yet (the request was aborted while waiting)`, options);
+    const refused = options?.refusedBy;
+    const why = refused
+      ? `the server refused to list it: ${refused.cause instanceof Error ? refused.cause.message : refused.message}`
+      : 'the request was aborted while waiting';
+    super(`informer for ${kindKey(kind)} has not synced yet (${why})`, { cause: refused ?? options?.cause });
   }
 }
 

@@ -6,6 +6,7 @@
  * controller-runtime does; `acquireInformer` leases one, and the informer stops and is dropped once the last lease is
  * released and nothing holds it for life, so per-cluster controllers that come and go do not leak watches.
  */
+import { ApiError } from '../client/errors.js';
 import type { ListOptions, ObjectList, RequestOptions, ResourceMapping, RESTMapper } from '../client/types.js';
 import { silentLogger, type Logger } from '../log/logger.js';
 import { noopMetrics, type MetricsRecorder } from '../metrics/types.js';
@@ -275,7 +276,9 @@ export class InformerCache implements Cache {
       if (options.signal?.aborted) throw new CacheNotSyncedError(kind, { cause: options.signal.reason });
       throw err;
     }
-    if (!(await informer.waitForSync(options.signal))) {
+    const synced = await informer.waitForSyncUnless(refusedList, options.signal);
+    if (synced instanceof Error) throw new CacheNotSyncedError(kind, { refusedBy: synced });
+    if (!synced) {
       if (options.signal?.aborted) throw new CacheNotSyncedError(kind, { cause: options.signal.reason });
       throw new CacheStoppedError(kind);
     }
@@ -301,6 +304,15 @@ export class InformerCache implements Cache {
   private copy(obj: KubeObject): KubeObject {
     return this.options.unsafeDisableDeepCopy ? obj : structuredClone(obj);
   }
+}
+
+/**
+ * A list or watch the server refused for a reason retrying will not fix soon (401, 403, 404: no permission to list
+ * and watch the kind cluster-wide, or the resource went away): a read waiting for the informer gives up with it.
+ */
+function refusedList(err: Error): boolean {
+  const cause = err.cause;
+  return cause instanceof ApiError && (cause.code === 401 || cause.code === 403 || cause.code === 404);
 }
 
 function labelSelector(selector: string | Record<string, string>): LabelSelector {

@@ -51,6 +51,7 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
   private readonly defaultResyncPeriodMs: number | undefined;
   private readonly handlers = new Set<HandlerEntry<T>>();
   private readonly syncWaiters = new Set<(synced: boolean) => void>();
+  private readonly failureWaiters = new Set<(err: Error) => void>();
   private phase: InformerPhase = 'pending';
   private synced = false;
   private lastError: Error | undefined;
@@ -169,6 +170,34 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
     });
   }
 
+  /**
+   * Like waitForSync, but gives up with the error of a failed list or watch that `fatal` says retrying will not fix
+   * (the last one seen, or the next one): a read must not wait forever for an informer the server refuses to serve.
+   * The informer itself keeps retrying.
+   */
+  async waitForSyncUnless(fatal: (err: Error) => boolean, signal?: AbortSignal): Promise<boolean | Error> {
+    if (this.synced) return true;
+    if (this.lastError && fatal(this.lastError)) return this.lastError;
+    if (this.phase === 'stopped' || signal?.aborted) return false;
+    const failed = new AbortController();
+    let onFailure!: (err: Error) => void;
+    const failure = new Promise<Error>((resolve) => {
+      onFailure = (err) => {
+        if (!fatal(err)) return;
+        failed.abort();
+        resolve(err);
+      };
+      this.failureWaiters.add(onFailure);
+    });
+    const both = signal ? AbortSignal.any([signal, failed.signal]) : failed.signal;
+    try {
+      const synced = await this.waitForSync(both);
+      return synced || !failed.signal.aborted ? synced : await failure;
+    } finally {
+      this.failureWaiters.delete(onFailure);
+    }
+  }
+
   /** Adds an index over the objects (existing ones included). Throws if the name is taken. */
   addIndex(name: string, extract: IndexFunc<T>): void {
     this.store.addIndex(name, extract);
@@ -236,6 +265,7 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
         if (this.failures === 1) this.log.warn('list/watch failed, retrying', fields);
         else this.log.debug('list/watch failed, retrying', fields);
         this.setPhase('backoff');
+        for (const notify of [...this.failureWaiters]) notify(event.error);
         return;
       }
     }

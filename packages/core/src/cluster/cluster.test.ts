@@ -34,7 +34,7 @@ describe('newCluster', () => {
     expect((await cluster.cache.get(configMaps, { namespace: 'default', name: 'a' })).metadata.name).toBe('a');
     await expect.poll(() => s.stats().openWatches).toBe(1);
     expect(openSockets()).toBeGreaterThan(socketsBefore);
-    for (let i = 0; i < 20; i++) await cluster.client.get(configMaps, { namespace: 'default', name: 'a' });
+    for (let i = 0; i < 20; i++) await cluster.apiReader.get(configMaps, { namespace: 'default', name: 'a' });
     // One pool for requests and one for watches, shared by client, discovery and cache: a handful of connections.
     expect(s.stats().connections).toBeLessThanOrEqual(3);
 
@@ -43,7 +43,7 @@ describe('newCluster', () => {
     await expect.poll(() => s.stats().openWatches).toBe(0);
     await expect.poll(() => openSockets()).toBeLessThanOrEqual(socketsBefore);
     await expect(cluster.start(new AbortController().signal)).rejects.toBeInstanceOf(ClusterAlreadyStartedError);
-    await expect(cluster.client.get(configMaps, { namespace: 'default', name: 'a' })).rejects.toThrow();
+    await expect(cluster.apiReader.get(configMaps, { namespace: 'default', name: 'a' })).rejects.toThrow();
   });
 
   it('defaults its name to the kubeconfig cluster and closes a never-started cluster on request', async () => {
@@ -52,7 +52,7 @@ describe('newCluster', () => {
     const kc = kubeconfigOf(s);
     const cluster = newCluster(kc);
     expect(cluster.name).toBe(kc.getCurrentCluster()?.name);
-    await cluster.client.list(configMaps);
+    await cluster.apiReader.list(configMaps);
     expect(openSockets()).toBeGreaterThan(socketsBefore);
     await cluster.close();
     await cluster.close();

@@ -1,12 +1,13 @@
 /**
  * `newCluster`: a Cluster over one API server, composed of one Transport (a single keep-alive connection pool shared
- * by the client, discovery and every informer), a discovery-backed REST mapper, the API client and the informer
- * cache. `start` runs the cache until its signal aborts; then every informer is stopped and the pool is closed, so a
+ * by the client, discovery and every informer), a discovery-backed REST mapper, the API client (`apiReader`), the
+ * informer cache, and `client`, which reads from the cache and writes through the API client. `start` runs the cache until its signal aborts; then every informer is stopped and the pool is closed, so a
  * disengaged cluster leaves no sockets behind.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { InformerCache } from '../cache/informer-cache.js';
 import { ApiClient } from '../client/client.js';
+import { DelegatingClient, type ClientOptions } from '../client/delegating-client.js';
 import { DiscoveryRESTMapper } from '../client/rest-mapper.js';
 import { Transport, type TransportOptions } from '../client/transport.js';
 import { silentLogger, type Logger } from '../log/logger.js';
@@ -22,12 +23,17 @@ export interface ClusterOptions {
   metrics?: MetricsRecorder;
   /** Connection settings (timeouts, pool size, …). */
   transport?: TransportOptions;
+  /** How `client` reads: `{ cache: { disableFor: [kind] } }` reads those kinds from the API server (controller-runtime's client.Options). */
+  client?: ClientOptions;
 }
 
 /** A Cluster made by {@link newCluster}. Besides the contract it can be closed without ever being started. */
 export class KubeCluster implements Cluster {
   readonly name: ClusterName;
-  readonly client: ApiClient;
+  /** Reads from the cache, writes to the API server. */
+  readonly client: DelegatingClient;
+  /** Reads and writes straight to the API server. */
+  readonly apiReader: ApiClient;
   readonly cache: InformerCache;
   readonly restMapper: DiscoveryRESTMapper;
   private readonly transport: Transport;
@@ -40,7 +46,7 @@ export class KubeCluster implements Cluster {
     this.name = options.name ?? config.getCurrentCluster()?.name ?? '';
     this.transport = Transport.forConfig(config, options.transport);
     this.restMapper = new DiscoveryRESTMapper(this.transport);
-    this.client = new ApiClient(this.transport, this.restMapper);
+    this.apiReader = new ApiClient(this.transport, this.restMapper);
     this.cache = new InformerCache({
       transport: this.transport,
       restMapper: this.restMapper,
@@ -48,6 +54,7 @@ export class KubeCluster implements Cluster {
       metrics: options.metrics ?? noopMetrics,
       clusterName: this.name,
     });
+    this.client = new DelegatingClient({ reader: this.cache, client: this.apiReader, disableFor: options.client?.cache?.disableFor ?? [] });
   }
 
   get fieldIndexer(): InformerCache {

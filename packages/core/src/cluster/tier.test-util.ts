@@ -11,6 +11,7 @@ import {
   type ApiServerOptions,
 } from '@multicluster-runtime/envtest';
 import { isNoMatchError } from '../client/errors.js';
+import type { Client } from '../client/types.js';
 import type { KubeObject } from '../object/types.js';
 import { newCluster, type ClusterOptions, type KubeCluster } from './cluster.js';
 
@@ -93,6 +94,8 @@ export interface Tier {
   readonly kubeconfig: string;
   /** A started cluster over the server. */
   readonly cluster: KubeCluster;
+  /** Reads and writes straight to the server (the cluster's API client), for assertions that must not be stale. */
+  readonly direct: Client;
   /** The in-memory server (memory tier only). */
   readonly server?: ApiServer;
   /** A new namespace, unique in this process. */
@@ -119,6 +122,7 @@ function tier(name: Tier['name'], kubeconfig: string, closeServer: () => Promise
     name,
     kubeconfig,
     cluster,
+    direct: cluster.apiReader,
     ...(server ? { server } : {}),
     newCluster: make,
     namespace: async () => {
@@ -157,7 +161,7 @@ export async function startRealTier(): Promise<Tier | undefined> {
 async function waitForKind(cluster: KubeCluster): Promise<void> {
   for (let i = 0; ; i++) {
     try {
-      await cluster.client.list(widgets, { limit: 1 });
+      await cluster.apiReader.list(widgets, { limit: 1 });
       return;
     } catch (err) {
       if (!isNoMatchError(err) || i > 500) throw err;

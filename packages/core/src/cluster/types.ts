@@ -1,7 +1,7 @@
 /** The Cluster contract: everything a controller needs to talk to one cluster of the fleet. */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Cache, FieldIndexer } from '../cache/types.js';
-import type { Client, RESTMapper } from '../client/types.js';
+import type { Client, Reader, RESTMapper } from '../client/types.js';
 import type { ClusterName } from '../fleet/cluster-name.js';
 
 export interface Cluster {
@@ -9,8 +9,14 @@ export interface Cluster {
   readonly name: ClusterName;
   /** The connection details. Treat as read-only. */
   readonly config: KubeConfig;
-  /** Reads and writes straight to the API server. */
+  /**
+   * The client controllers use: `get` and `list` read from the cache (the kind's informer is started on first read and
+   * the read waits for its sync; the objects returned are copies the caller may change), writes go to the API server.
+   * Kinds can be read from the server instead (`client: { cache: { disableFor } }` in the cluster's options).
+   */
   readonly client: Client;
+  /** Reads straight from the API server, for the rare read that must not be stale (controller-runtime's API reader). */
+  readonly apiReader: Reader;
   /** Shared informers and the reads they serve. */
   readonly cache: Cache;
   /** Field indexes on the cache (the same object as `cache`). */

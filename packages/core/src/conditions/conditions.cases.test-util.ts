@@ -9,9 +9,8 @@ import { findStatusCondition, isStatusConditionFalse, isStatusConditionTrue, set
 
 export function conditionCases(tier: () => Tier): void {
   it('conditions round-trip through the status subresource; lastTransitionTime moves only with status, observedGeneration follows spec', async () => {
-    const { cluster, namespace } = tier();
+    const { direct: client, namespace } = tier();
     const ns = await namespace();
-    const client = cluster.client;
     let w = await client.create<Widget>({ ...widgets, metadata: { namespace: ns, name: 'w' }, spec: { size: 1 } });
     const status = (w.status ??= {});
     const t0 = '2026-01-01T00:00:00Z';
@@ -66,7 +65,7 @@ export function conditionCases(tier: () => Tier): void {
     setStatusCondition(w.status!.conditions!, { type: 'Ready', status: 'True', reason: 'Provisioned', observedGeneration: 2 });
     setStatusCondition(w.status!.conditions!, { type: 'Degraded', status: 'False', reason: 'AsExpected' });
     w = await client.updateStatus(w);
-    const read = await cluster.client.get<Widget>(widgets, { namespace: ns, name: 'w' });
+    const read = await client.get<Widget>(widgets, { namespace: ns, name: 'w' });
     const ready = findStatusCondition(read.status?.conditions, 'Ready');
     expect(ready).toMatchObject({ status: 'True', reason: 'Provisioned', message: '' });
     expect(new Date(ready!.lastTransitionTime).getTime()).toBeGreaterThanOrEqual(before.getTime());

@@ -15,9 +15,8 @@ interface ConfigMap extends KubeObject {
 
 export function createOrUpdateCases(tier: () => Tier): void {
   it('createOrUpdate: created, then unchanged without a write, then updated; obj holds the stored object', async () => {
-    const { cluster, namespace } = tier();
+    const { direct: client, namespace } = tier();
     const ns = await namespace();
-    const client = cluster.client;
     const desired = { color: 'blue' };
     const mutate = (cm: ConfigMap) => {
       cm.data = { ...cm.data, ...desired };
@@ -48,9 +47,8 @@ export function createOrUpdateCases(tier: () => Tier): void {
   });
 
   it('createOrPatch: sends only what mutate changed, patches status through its subresource, and says which', async () => {
-    const { cluster, namespace } = tier();
+    const { direct: client, namespace } = tier();
     const ns = await namespace();
-    const client = cluster.client;
     const key = { namespace: ns, name: 'w' };
     const w = (): Widget => ({ ...widgets, metadata: { ...key } });
 
@@ -80,9 +78,8 @@ export function createOrUpdateCases(tier: () => Tier): void {
   });
 
   it('server-side apply: fields owned by another manager conflict unless forced, then change hands', async () => {
-    const { cluster, namespace } = tier();
+    const { direct: client, namespace } = tier();
     const ns = await namespace();
-    const client = cluster.client;
     const intent = (color: string): Widget => ({ ...widgets, metadata: { namespace: ns, name: 'applied' }, spec: { color } });
 
     const first = await client.apply(intent('red'), { fieldManager: 'team-a' });

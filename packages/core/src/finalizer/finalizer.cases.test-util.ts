@@ -13,9 +13,8 @@ const FINALIZER = 'toolkit.example.com/cleanup';
 
 export function finalizerCases(tier: () => Tier): void {
   it('adds the finalizer, runs cleanup once on deletion, removes it so the object goes; a stale copy later is done, not an error', async () => {
-    const { cluster, namespace } = tier();
+    const { direct: client, namespace } = tier();
     const ns = await namespace();
-    const client = cluster.client;
     const key = { namespace: ns, name: 'w' };
     const cleaned: string[] = [];
     const finalizers = new Finalizers<Widget>().register(FINALIZER, (w) => void cleaned.push(w.metadata.name!));
@@ -43,9 +42,8 @@ export function finalizerCases(tier: () => Tier): void {
   });
 
   it("keeps another controller's finalizer, and refuses to write over a newer object (Conflict)", async () => {
-    const { cluster, namespace } = tier();
+    const { direct: client, namespace } = tier();
     const ns = await namespace();
-    const client = cluster.client;
     const key = { namespace: ns, name: 'shared' };
     const finalizers = new Finalizers<Widget>().register(FINALIZER, () => {});
 

@@ -48,6 +48,9 @@ export function testCluster(name: string, restMapper: RESTMapper = new TableREST
     get client() {
       return unusable();
     },
+    get apiReader() {
+      return unusable();
+    },
     get cache() {
       return unusable();
     },

@@ -22,7 +22,7 @@ function client() {
   kc.loadFromString(server.kubeconfig());
   const c = newCluster(kc, { logger: silentLogger });
   clusters.push(c);
-  return c.client;
+  return c.apiReader;
 }
 
 const timings = { namespace: 'default', leaseDurationMs: 2000, renewDeadlineMs: 1500, retryPeriodMs: 200 };

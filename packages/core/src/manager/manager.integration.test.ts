@@ -79,7 +79,7 @@ function run(mgr: MultiClusterManager): AbortController {
 async function labelOf(server: ApiServer, name: string, label: string): Promise<string | undefined> {
   const c = clientOf(server);
   try {
-    const cm = await c.client.get<KubeObject>(configMapKind, { namespace: 'default', name });
+    const cm = await c.apiReader.get<KubeObject>(configMapKind, { namespace: 'default', name });
     return cm.metadata.labels?.[label];
   } catch (err) {
     if (isNotFound(err)) return undefined;
@@ -101,7 +101,7 @@ async function create(server: ApiServer, obj: KubeObject): Promise<void> {
 async function exists(server: ApiServer, name: string): Promise<boolean> {
   const c = clientOf(server);
   try {
-    await c.client.get(configMapKind, { namespace: 'default', name });
+    await c.apiReader.get(configMapKind, { namespace: 'default', name });
     return true;
   } catch (err) {
     if (isNotFound(err)) return false;

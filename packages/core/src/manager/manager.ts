@@ -11,6 +11,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { FieldIndexer, IndexerFunc } from '../cache/types.js';
 import { newCluster } from '../cluster/cluster.js';
+import { directClient } from '../cluster/direct-client.js';
 import type { Cluster } from '../cluster/types.js';
 import { formatHostPort, parseBindAddress, type BindAddress } from '../healthz/bind-address.js';
 import { HealthChecks, type HealthCheck } from '../healthz/checks.js';
@@ -108,7 +109,7 @@ export class MultiClusterManager implements Manager {
     });
     const le = options.leaderElection;
     if (le?.enabled) {
-      this.elector = new LeaseElector(this.local.client, {
+      this.elector = new LeaseElector(directClient(this.local), {
         namespace: leaseNamespace(le),
         name: le.name,
         identity: le.id,
@@ -121,7 +122,7 @@ export class MultiClusterManager implements Manager {
     if (options.sharding) {
       const sharding = resolveSharding(options.sharding, namespaceOr(options.sharding.namespace, 'sharding.namespace'));
       this.coordinator = new ShardCoordinator(
-        this.local.client,
+        directClient(this.local),
         sharding,
         this.engagements,
         this.logger.with({ shardGroup: sharding.groupName, replica: sharding.id }),
@@ -145,7 +146,11 @@ export class MultiClusterManager implements Manager {
   }
 
   private buildLocalCluster(config: KubeConfig): Cluster {
-    const options = { logger: this.logger.with({ cluster: LOCAL_CLUSTER }), metrics: this.metrics };
+    const options = {
+      logger: this.logger.with({ cluster: LOCAL_CLUSTER }),
+      metrics: this.metrics,
+      ...(this.options.client ? { client: this.options.client } : {}),
+    };
     if (this.options.newCluster) return this.options.newCluster(config, options);
     try {
       return newCluster(config, { ...options, name: LOCAL_CLUSTER });

@@ -1,6 +1,7 @@
 /** Options of the multi-cluster manager and their defaults. */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { readFileSync } from 'node:fs';
+import type { ClientOptions } from '../client/delegating-client.js';
 import type { Cluster } from '../cluster/types.js';
 import type { Logger } from '../log/logger.js';
 import type { MetricsRecorder } from '../metrics/types.js';
@@ -51,7 +52,12 @@ export interface ManagerOptions {
    */
   sharding?: ShardingOptions;
   /** Builds the local cluster from the config when `localCluster` is absent. Default: `newCluster`. */
-  newCluster?: (config: KubeConfig, options: { logger: Logger; metrics: MetricsRecorder }) => Cluster;
+  newCluster?: (config: KubeConfig, options: { logger: Logger; metrics: MetricsRecorder; client?: ClientOptions }) => Cluster;
+  /**
+   * How the local cluster's client reads (controller-runtime's `manager.Options.Client`): `{ cache: { disableFor:
+   * [kind] } }` reads those kinds from the API server. Provider clusters take the same option from their provider.
+   */
+  client?: ClientOptions;
 }
 
 const serviceAccountNamespace = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
@@ -74,6 +80,9 @@ export function namespaceOr(namespace: string | undefined, option: string): stri
 }
 
 export function validateOptions(options: ManagerOptions): void {
+  if (options.client !== undefined && (typeof options.client !== 'object' || options.client === null)) {
+    throw new ManagerConfigError('client must be an object such as { cache: { disableFor: [kind] } }');
+  }
   // Parsed here so a malformed address fails newManager, not a later start.
   parseBindAddress(options.metricsBindAddress);
   parseBindAddress(options.healthProbeBindAddress);

@@ -48,7 +48,7 @@ describe('origin stamp across clusters', () => {
     const origin = { clusterName: 'east', namespace: 'default', name: 'settings' };
     const projected = { namespace: 'default', name: nameForOrigin(origin) };
 
-    const read = () => local.cluster.client.get(configMaps, projected);
+    const read = () => local.cluster.apiReader.get(configMaps, projected);
     await expect
       .poll(() =>
         read().then(
@@ -57,13 +57,13 @@ describe('origin stamp across clusters', () => {
         ),
       )
       .toEqual(origin);
-    const { items } = await local.cluster.client.list(configMaps, { namespace: 'default', labelSelector: originSelector(origin) });
+    const { items } = await local.cluster.apiReader.list(configMaps, { namespace: 'default', labelSelector: originSelector(origin) });
     expect(items.map((o) => o.metadata.name)).toEqual([projected.name]);
 
     // Deleting the projection in the local cluster reconciles its origin in east, which recreates it.
     const before = reconciled.length;
     const firstUid = (await read()).metadata.uid;
-    await local.cluster.client.delete(configMaps, projected);
+    await local.cluster.apiReader.delete(configMaps, projected);
     await expect.poll(() => reconciled.slice(before)).toContainEqual(origin);
     await expect
       .poll(() =>

@@ -19,7 +19,7 @@ afterAll(async () => {
 
 describe('owner references on the in-memory API server', () => {
   it('a controlled ConfigMap is stored with its controller reference and collected with its Widget', async () => {
-    const client = tier.cluster.client;
+    const client = tier.direct;
     const ns = await tier.namespace();
     const owner = await client.create<Widget>({ ...widgets, metadata: { namespace: ns, name: 'owner' } });
     const child: KubeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: ns, name: 'child' }, data: { a: '1' } };
@@ -54,7 +54,7 @@ describe('owner references on the in-memory API server', () => {
   });
 
   it('refuses, before writing, an owner in another namespace, a namespaced owner of a Namespace, and an unsaved owner', async () => {
-    const client = tier.cluster.client;
+    const client = tier.direct;
     const ns = await tier.namespace();
     const owner = await client.create<Widget>({ ...widgets, metadata: { namespace: ns, name: 'owner' } });
     expect(() =>

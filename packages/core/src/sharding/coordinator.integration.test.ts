@@ -57,7 +57,7 @@ function coordinator(id: string, extra: { waitForDisengaged?: Aware['waitForDise
   };
   if (extra.waitForDisengaged) onward.waitForDisengaged = extra.waitForDisengaged;
   const c = new ShardCoordinator(
-    tool.client,
+    tool.apiReader,
     resolveSharding(
       {
         groupName: group,
@@ -100,7 +100,7 @@ describe('ShardCoordinator', () => {
     await expect
       .poll(
         async () => {
-          const lease = await tool.client.get<Lease>(leaseKind, { namespace: 'default', name: fenceLeaseName(group, 'y') });
+          const lease = await tool.apiReader.get<Lease>(leaseKind, { namespace: 'default', name: fenceLeaseName(group, 'y') });
           return lease.spec?.holderIdentity ?? '';
         },
         { timeout: 5000 },
@@ -117,8 +117,8 @@ describe('ShardCoordinator', () => {
     await expect.poll(live, { timeout: 5000 }).toEqual(['m']);
     const first = engaged.get('m')!;
     const key = { namespace: 'default', name: fenceLeaseName(group, 'm') };
-    const lease = await tool.client.get<Lease>(leaseKind, key);
-    await tool.client.update<Lease>({
+    const lease = await tool.apiReader.get<Lease>(leaseKind, key);
+    await tool.apiReader.update<Lease>({
       ...lease,
       spec: { ...lease.spec, holderIdentity: 'thief', leaseDurationSeconds: 2, renewTime: formatMicroTime(new Date()) },
     });
@@ -129,7 +129,7 @@ describe('ShardCoordinator', () => {
     await expect.poll(() => live(), { timeout: 6000 }).toEqual(['m']);
     expect(performance.now() - stolen).toBeGreaterThan(1900);
     expect(engaged.get('m')).not.toBe(first);
-    expect((await tool.client.get<Lease>(leaseKind, key)).spec?.holderIdentity).toBe('victim');
+    expect((await tool.apiReader.get<Lease>(leaseKind, key)).spec?.holderIdentity).toBe('victim');
   });
 
   it('keeps fences held while shutting down until close, then releases them and withdraws', async () => {
@@ -145,10 +145,10 @@ describe('ShardCoordinator', () => {
     await Promise.all(runs);
     // Ownership passes run on microtasks; let them decide before looking at the Lease.
     await new Promise((resolve) => setImmediate(resolve));
-    expect((await tool.client.get<Lease>(leaseKind, key)).spec?.holderIdentity).toBe('closer');
+    expect((await tool.apiReader.get<Lease>(leaseKind, key)).spec?.holderIdentity).toBe('closer');
     await c.close();
-    expect((await tool.client.get<Lease>(leaseKind, key)).spec?.holderIdentity ?? '').toBe('');
-    await expect(tool.client.get<Lease>(leaseKind, { namespace: 'default', name: c.peers.leaseName })).rejects.toThrow(/not found/i);
+    expect((await tool.apiReader.get<Lease>(leaseKind, key)).spec?.holderIdentity ?? '').toBe('');
+    await expect(tool.apiReader.get<Lease>(leaseKind, { namespace: 'default', name: c.peers.leaseName })).rejects.toThrow(/not found/i);
   });
 
   it("leaves the fence to expire, unreleased, when the cluster's work does not stop within the renew deadline", async () => {
@@ -167,9 +167,9 @@ describe('ShardCoordinator', () => {
     await expect.poll(() => warnings.filter((w) => w.includes('not releasing its fence')), { timeout: 5000 }).toHaveLength(1);
     expect(performance.now() - removed).toBeGreaterThan(1400); // waited the renew deadline first
     const key = { namespace: 'default', name: fenceLeaseName(group, 's') };
-    expect((await tool.client.get<Lease>(leaseKind, key)).spec?.holderIdentity).toBe('stuck');
+    expect((await tool.apiReader.get<Lease>(leaseKind, key)).spec?.holderIdentity).toBe('stuck');
     // Nobody renews it any more, so another candidate gets it once the 2 s claim has expired on its own clock.
-    const taker = new LeaseElector(tool.client, {
+    const taker = new LeaseElector(tool.apiReader, {
       ...key,
       identity: 'taker',
       leaseDurationMs: 2000,

@@ -30,7 +30,7 @@ function client() {
   kc.loadFromString(server.kubeconfig());
   const c = newCluster(kc, { logger: silentLogger });
   clusters.push(c);
-  return c.client;
+  return c.apiReader;
 }
 
 let seq = 0;

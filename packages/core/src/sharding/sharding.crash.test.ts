@@ -215,7 +215,7 @@ function allReconciles(): Interval[] {
 
 async function leaseOf(name: string): Promise<Lease | undefined> {
   try {
-    return await hostTool.client.get<Lease>(leaseKind, { namespace: 'default', name });
+    return await hostTool.apiReader.get<Lease>(leaseKind, { namespace: 'default', name });
   } catch {
     return undefined;
   }

@@ -131,7 +131,7 @@ async function fenceHolders(): Promise<Map<string, string>> {
   const m = new Map<string, string>();
   for (const name of names) {
     try {
-      const lease = await hostTool.client.get<Lease>(leaseKind, { namespace: 'default', name: fenceLeaseName(group, name) });
+      const lease = await hostTool.apiReader.get<Lease>(leaseKind, { namespace: 'default', name: fenceLeaseName(group, name) });
       m.set(name, lease.spec?.holderIdentity ?? '');
     } catch {
       m.set(name, '');

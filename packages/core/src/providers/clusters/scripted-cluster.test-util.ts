@@ -29,6 +29,7 @@ function unsupported(what: string): never {
 export class ScriptedCluster implements Cluster {
   readonly config: KubeConfig;
   readonly client: Client;
+  readonly apiReader: Client;
   readonly restMapper = new Proxy({}, { get: (_t, p) => () => unsupported(`restMapper.${String(p)}`) }) as RESTMapper;
   readonly cache: Cache;
   readonly fieldIndexer: Cache;
@@ -49,6 +50,7 @@ export class ScriptedCluster implements Cluster {
   ) {
     this.config = kubeconfigFor(options.server ?? `https://${name}.example:6443`);
     this.client = options.client ?? (new Proxy({}, { get: (_t, p) => () => unsupported(`client.${String(p)}`) }) as Client);
+    this.apiReader = this.client;
     this.syncedNow = options.synced ?? true;
     const indexField = async (kind: ObjectKind, field: string, _extract: IndexerFunc): Promise<void> => {
       if (this.failIndexWith) throw this.failIndexWith;
