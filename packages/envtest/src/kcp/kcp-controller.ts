@@ -2,56 +2,42 @@
  * A small in-process stand-in for kcp's API binding, export and endpoint-slice controllers. It watches the apis.kcp.io
  * objects of every workspace and, on each change, reconciles them all: an APIBinding whose export and schemas exist
  * gets the exported resources served in its workspace (a CRD per schema) and Ready=True; otherwise Ready=False. Every
+ * binding carries kcp's finalizer, and a deleted one first has its bound objects deleted (binding-deletion.ts). Every
  * APIExport gets an APIExportEndpointSlice of its name, and every slice lists one virtual-workspace URL per shard
- * hosting a bound workspace (none until the first binding, as in kcp). What it learns feeds the virtual workspace mounts.
+ * hosting a bound workspace (none until the first binding, as in kcp). What it learns (exported and claimed
+ * resources, bound clusters) feeds the virtual workspace mounts.
  */
 import type { AdminClient } from '../admin-client.js';
+import { ensureFinalizer, finishDeletion, isDeleting } from './binding-deletion.js';
+import type { ResolvedExport } from './binding-status.js';
+import { bindingStatus, exportRef, sameStatus, sliceStatus } from './binding-status.js';
+import { schemaResource, serveSchemas } from './bound-schemas.js';
+import { claimedCollections, labelClaimedObjects } from './claim-labels.js';
 import { KCP_APIS_GROUP, KCP_PATH_ANNOTATION } from './crds.js';
 import { KcpRequestError } from './errors.js';
+import type { Json } from './json.js';
+import { at, clusterOf, nameOf, obj, objs, str, strs } from './json.js';
+import { acceptedClaims, exportClaims } from './permission-claims.js';
 import type { WorkspaceDirectory } from './workspaces.js';
 
 const CLUSTER_ANNOTATION = 'kcp.io/cluster';
 const V1A1 = `${KCP_APIS_GROUP}/v1alpha1`;
-type Obj = Record<string, any>;
 
 /** What the virtual workspace of one APIExport serves. */
 export interface ExportView {
   /** `group/resource` of every exported resource. */
   readonly resources: ReadonlySet<string>;
-  /** Logical clusters with an APIBinding to this export (Ready or not). */
+  /** Logical clusters with an APIBinding to this export (Ready or not, until the binding is gone). */
   readonly boundClusters: ReadonlySet<string>;
+  /** `group/resource` of every claimed resource → the logical clusters whose binding accepted that claim. */
+  readonly claims: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 export const exportKey = (cluster: string, name: string): string => `${cluster}/${name}`;
-const clusterOf = (o: Obj): string => (o['metadata']?.['annotations']?.[CLUSTER_ANNOTATION] as string | undefined) ?? '';
 
-/** Conditions compared without their timestamps, so a converged object is never rewritten. */
-function sameStatus(a: unknown, b: unknown): boolean {
-  const strip = (s: any): unknown =>
-    s && typeof s === 'object'
-      ? { ...s, conditions: (s.conditions as Obj[] | undefined)?.map(({ lastTransitionTime: _t, ...c }) => c) }
-      : s;
-  return JSON.stringify(strip(a)) === JSON.stringify(strip(b));
-}
-
-/** Keeps each condition's lastTransitionTime while its status stays the same. */
-function withTransitionTimes(conditions: Obj[], previous: Obj[] | undefined): Obj[] {
-  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-  return conditions.map((c) => {
-    const prev = previous?.find((p) => p['type'] === c['type']);
-    return { ...c, lastTransitionTime: prev && prev['status'] === c['status'] ? prev['lastTransitionTime'] : now };
-  });
-}
-
-function crdFromSchema(schema: Obj): Obj {
-  const spec = schema['spec'] as Obj;
-  const names = spec['names'] as Obj;
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `${names['plural']}.${spec['group']}` },
-    spec: { group: spec['group'], names, scope: spec['scope'] ?? 'Namespaced', versions: spec['versions'] },
-  };
+interface ExportEntry extends ResolvedExport {
+  readonly obj: Json;
+  readonly claims: ReadonlySet<string>;
 }
 
 export class KcpController {
@@ -63,8 +49,10 @@ export class KcpController {
   private running: Promise<void> | undefined;
   private dirty = false;
   private retryTimer: NodeJS.Timeout | undefined;
+  private laterTimer: NodeJS.Timeout | undefined;
   private failures = 0;
   private readonly watches: Promise<void>[] = [];
+  private readonly watched = new Set<string>();
 
   constructor(
     private readonly client: AdminClient,
@@ -74,10 +62,17 @@ export class KcpController {
   ) {}
 
   start(): void {
-    for (const resource of ['apibindings', 'apiexports', 'apiresourceschemas', 'apiexportendpointslices']) {
-      this.watches.push(this.watchLoop(`/clusters/*/apis/${V1A1}/${resource}?watch=true&timeoutSeconds=3600`));
-    }
+    const watched = ['apibindings', 'apiexports', 'apiresourceschemas', 'apiexportendpointslices'].map((r) => `${V1A1}/${r}`);
+    // CRDs too: deleting one that conflicted with an export's resource lets its bindings become Ready.
+    for (const resource of [...watched, 'apiextensions.k8s.io/v1/customresourcedefinitions']) this.watch(`/clusters/*/apis/${resource}`);
     this.kick();
+  }
+
+  /** Reconciles on every change of a wildcard collection (once per path; claimed resources are added as they appear). */
+  private watch(path: string): void {
+    if (this.watched.has(path) || this.stop.signal.aborted) return;
+    this.watched.add(path);
+    this.watches.push(this.watchLoop(`${path}?watch=true&timeoutSeconds=3600`));
   }
 
   /** Asks for a reconcile of everything; concurrent asks coalesce into one more pass. */
@@ -90,6 +85,7 @@ export class KcpController {
   async close(): Promise<void> {
     this.stop.abort();
     clearTimeout(this.retryTimer);
+    clearTimeout(this.laterTimer);
     await Promise.allSettled([this.running, ...this.watches]);
   }
 
@@ -126,8 +122,13 @@ export class KcpController {
     }
   }
 
-  private async list(resource: string): Promise<Obj[]> {
-    return ((await this.client.send<Obj>('GET', `/clusters/*/apis/${V1A1}/${resource}`))['items'] as Obj[]) ?? [];
+  private async list(resource: string): Promise<Json[]> {
+    return objs(await this.client.send('GET', `/clusters/*/apis/${V1A1}/${resource}`), 'items');
+  }
+
+  /** The logical cluster an export reference points at (a workspace path or a logical cluster name). */
+  private exportCluster(path: string | undefined, fallback: string): string {
+    return path ? (this.workspaces.byPathOrName(path)?.name ?? path) : fallback;
   }
 
   private async reconcileAll(): Promise<void> {
@@ -138,81 +139,83 @@ export class KcpController {
       this.list('apiexportendpointslices'),
     ]);
 
-    // Exports and the schemas they name (v1alpha1 latestResourceSchemas, v1alpha2 resources[].schema).
-    const exported = new Map<string, { schemas: Obj[]; valid: boolean; obj: Obj }>();
+    // Exports, the schemas they name (v1alpha1 latestResourceSchemas, v1alpha2 resources[].schema) and their claims.
+    const exported = new Map<string, ExportEntry>();
     for (const e of exports) {
       const cluster = clusterOf(e);
-      const spec = (e['spec'] ?? {}) as Obj;
-      const names: string[] =
-        (spec['latestResourceSchemas'] as string[] | undefined) ??
-        ((spec['resources'] as Obj[] | undefined) ?? []).map((r) => String(r['schema']));
-      const found = names.map((n) => schemas.find((s) => clusterOf(s) === cluster && s['metadata']['name'] === n));
-      exported.set(exportKey(cluster, e['metadata']['name']), {
-        schemas: found.filter((s): s is Obj => s !== undefined),
+      const names =
+        at(e, 'spec', 'latestResourceSchemas') !== undefined
+          ? strs(e, 'spec', 'latestResourceSchemas')
+          : objs(e, 'spec', 'resources').map((r) => str(r, 'schema') ?? '');
+      const found = names.map((n) => schemas.find((s) => clusterOf(s) === cluster && nameOf(s) === n));
+      exported.set(exportKey(cluster, nameOf(e)), {
+        schemas: found.filter((s): s is Json => s !== undefined),
         valid: found.every(Boolean),
         obj: e,
+        claims: exportClaims(e),
       });
     }
 
     const bound = new Map<string, Set<string>>();
+    const claimed = new Map<string, Map<string, Set<string>>>();
     const ready = new Map<string, Set<string>>();
-    const decisions: { binding: Obj; cluster: string; key: string; export: { schemas: Obj[]; valid: boolean } | undefined }[] = [];
+    const decisions: { binding: Json; cluster: string; key: string; export: ExportEntry | undefined }[] = [];
     for (const b of bindings) {
       const cluster = clusterOf(b);
-      const ref = (b['spec']?.['reference']?.['export'] ?? {}) as Obj;
-      const exportCluster = ref['path'] ? (this.workspaces.byPathOrName(String(ref['path']))?.name ?? String(ref['path'])) : cluster;
-      const key = exportKey(exportCluster, String(ref['name'] ?? ''));
-      (bound.get(key) ?? bound.set(key, new Set()).get(key)!).add(cluster);
-      decisions.push({ binding: b, cluster, key, export: exported.get(key) });
+      const ref = exportRef(b, 'spec', 'reference', 'export');
+      const key = exportKey(this.exportCluster(ref.path, cluster), ref.name);
+      const exp = exported.get(key);
+      addTo(bound, key, cluster);
+      const byResource = claimed.get(key) ?? claimed.set(key, new Map()).get(key)!;
+      // A binding being deleted no longer grants its claims: their labels go before its finalizer does.
+      if (!isDeleting(b)) for (const gr of acceptedClaims(b, exp?.claims ?? new Set())) addTo(byResource, gr, cluster);
+      decisions.push({ binding: b, cluster, key, export: exp });
     }
-    // Publish membership before writing statuses, so the status updates reach virtual-workspace watches.
+    // Publish membership before writing statuses, so the status updates reach virtual-workspace watches. Claim labels
+    // change while the views show both the old and the new claims, so their ADDED and DELETED events get through.
     const views = new Map<string, ExportView>();
     for (const [key, e] of exported) {
-      const resources = new Set(e.schemas.map((s) => `${s['spec']['group']}/${s['spec']['names']['plural']}`));
-      views.set(key, { resources, boundClusters: bound.get(key) ?? new Set() });
+      const resources = new Set(e.schemas.map(schemaResource));
+      const claims = new Map([...e.claims].map((gr) => [gr, claimed.get(key)?.get(gr) ?? new Set<string>()]));
+      views.set(key, { resources, boundClusters: bound.get(key) ?? new Set(), claims });
     }
+    this.views = withPreviousClaims(views, this.views);
+    const claims = new Map([...exported].map(([key, e]) => [key, e.claims]));
+    for (const path of await claimedCollections(
+      this.client,
+      [...claims.values()].flatMap((c) => [...c]),
+    ))
+      this.watch(path);
+    await labelClaimedObjects(this.client, claims, claimed);
     this.views = views;
 
     for (const d of decisions) {
-      if (d.export?.valid) {
-        await this.serveSchemas(d.cluster, d.export.schemas);
-        (ready.get(d.key) ?? ready.set(d.key, new Set()).get(d.key)!).add(d.cluster);
+      const path = `/clusters/${d.cluster}/apis/${V1A1}/apibindings/${nameOf(d.binding)}`;
+      if (isDeleting(d.binding)) {
+        if (!(await this.tolerateRace(() => finishDeletion(this.client, d.cluster, path, d.binding)))) this.later();
+        continue;
       }
-      await this.writeBindingStatus(d.binding, d.cluster, d.key, d.export);
+      if (!(await this.tolerateRace(() => ensureFinalizer(this.client, path, d.binding)))) continue;
+      let conflicts: string[] = [];
+      if (d.export?.valid) {
+        conflicts = await serveSchemas(this.client, d.cluster, d.export.schemas);
+        if (conflicts.length === 0) addTo(ready, d.key, d.cluster);
+      }
+      await this.writeBindingStatus(path, d.binding, d.cluster, d.key, d.export, conflicts);
     }
     await this.ensureSlices(exported, slices, ready);
   }
 
-  /** Creates the CRD of each schema in the binding's workspace and waits until it is served. */
-  private async serveSchemas(cluster: string, schemas: Obj[]): Promise<void> {
-    for (const schema of schemas) {
-      const crd = crdFromSchema(schema);
-      const base = `/clusters/${cluster}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`;
-      if (!(await this.client.getOrUndefined(`${base}/${crd['metadata'].name}`))) {
-        try {
-          await this.client.send('POST', base, crd);
-        } catch (err) {
-          if (!(err instanceof KcpRequestError && err.status === 409)) throw err;
-        }
-      }
-      const version = (crd['spec'].versions as Obj[])[0]?.['name'];
-      for (let i = 0; i < 200; i++) {
-        if (await this.client.getOrUndefined(`/clusters/${cluster}/apis/${crd['spec'].group}/${version}`)) break;
-        await new Promise((r) => setTimeout(r, 10));
-      }
-    }
-  }
-
   private async writeBindingStatus(
-    binding: Obj,
+    path: string,
+    binding: Json,
     cluster: string,
     key: string,
-    exp: { schemas: Obj[]; valid: boolean } | undefined,
+    exp: ExportEntry | undefined,
+    conflicts: string[],
   ): Promise<void> {
-    const meta = binding['metadata'] as Obj;
-    const path = `/clusters/${cluster}/apis/${V1A1}/apibindings/${meta['name']}`;
     const wsPath = this.workspaces.byPathOrName(cluster)?.path;
-    if (wsPath && meta['annotations']?.[KCP_PATH_ANNOTATION] !== wsPath) {
+    if (wsPath && str(binding, 'metadata', 'annotations', KCP_PATH_ANNOTATION) !== wsPath) {
       await this.client.send(
         'PATCH',
         path,
@@ -220,55 +223,17 @@ export class KcpController {
         'application/merge-patch+json',
       );
     }
-    const previous = binding['status'] as Obj | undefined;
-    const exportCluster = key.slice(0, key.indexOf('/'));
-    let status: Obj;
-    if (exp?.valid) {
-      status = {
-        apiExportClusterName: exportCluster,
-        phase: 'Bound',
-        boundResources: exp.schemas.map((s) => ({
-          group: s['spec']['group'],
-          resource: s['spec']['names']['plural'],
-          schema: { name: s['metadata']['name'], UID: s['metadata']['uid'] },
-          storageVersions: ((s['spec']['versions'] as Obj[]) ?? []).filter((v) => v['storage']).map((v) => v['name']),
-        })),
-        conditions: withTransitionTimes(
-          [
-            { type: 'APIExportValid', status: 'True' },
-            { type: 'InitialBindingCompleted', status: 'True' },
-            { type: 'Ready', status: 'True' },
-          ],
-          previous?.['conditions'] as Obj[] | undefined,
-        ),
-      };
-    } else {
-      const reason = exp ? 'APIResourceSchemaNotFound' : 'APIExportNotFound';
-      status = {
-        phase: 'Binding',
-        conditions: withTransitionTimes(
-          [
-            {
-              type: 'APIExportValid',
-              status: 'False',
-              reason,
-              message: `APIExport ${key} ${exp ? 'names a schema that does not exist' : 'does not exist'}`,
-            },
-            { type: 'Ready', status: 'False', reason },
-          ],
-          previous?.['conditions'] as Obj[] | undefined,
-        ),
-      };
-    }
+    const previous = binding['status'];
+    const status = bindingStatus(key, exp, previous, conflicts);
     if (sameStatus(previous, status)) return;
     await this.putStatus(path, binding, status);
   }
 
-  private async ensureSlices(exported: Map<string, { obj: Obj }>, slices: Obj[], ready: Map<string, Set<string>>): Promise<void> {
+  private async ensureSlices(exported: Map<string, ExportEntry>, slices: Json[], ready: Map<string, Set<string>>): Promise<void> {
     for (const [key, e] of exported) {
       const cluster = key.slice(0, key.indexOf('/'));
-      const name = String(e.obj['metadata']['name']);
-      if (slices.some((s) => clusterOf(s) === cluster && s['metadata']['name'] === name)) continue;
+      const name = nameOf(e.obj);
+      if (slices.some((s) => clusterOf(s) === cluster && nameOf(s) === name)) continue;
       const exportPath = this.workspaces.byPathOrName(cluster)?.path ?? cluster;
       const slice = { apiVersion: V1A1, kind: 'APIExportEndpointSlice', metadata: { name }, spec: { export: { path: exportPath, name } } };
       try {
@@ -280,41 +245,61 @@ export class KcpController {
     }
     for (const s of slices) {
       const cluster = clusterOf(s);
-      const ref = (s['spec']?.['export'] ?? {}) as Obj;
-      const exportCluster = ref['path'] ? (this.workspaces.byPathOrName(String(ref['path']))?.name ?? String(ref['path'])) : cluster;
-      const exportName = String(ref['name'] ?? '');
+      const ref = exportRef(s, 'spec', 'export');
+      const exportCluster = this.exportCluster(ref.path, cluster);
+      const exportName = ref.name;
       const shards = new Set([...(ready.get(exportKey(exportCluster, exportName)) ?? [])].map((c) => this.workspaces.shardOf(c)));
-      const endpoints = this.shardOrder
-        .filter((sh) => shards.has(sh))
-        .map((sh) => ({ url: this.endpointUrl(sh, exportCluster, exportName) }));
-      const exists = exported.has(exportKey(exportCluster, exportName));
-      const previous = s['status'] as Obj | undefined;
-      const status = {
-        endpoints,
-        conditions: withTransitionTimes(
-          [
-            exists
-              ? { type: 'EndpointURLsReady', status: 'True' }
-              : { type: 'EndpointURLsReady', status: 'False', reason: 'APIExportNotFound' },
-          ],
-          previous?.['conditions'] as Obj[] | undefined,
-        ),
-      };
+      const urls = this.shardOrder.filter((sh) => shards.has(sh)).map((sh) => this.endpointUrl(sh, exportCluster, exportName));
+      const previous = s['status'];
+      const status = sliceStatus(urls, exported.has(exportKey(exportCluster, exportName)), previous);
       if (sameStatus(previous, status)) continue;
-      await this.putStatus(`/clusters/${cluster}/apis/${V1A1}/apiexportendpointslices/${s['metadata']['name']}`, s, status);
+      await this.putStatus(`/clusters/${cluster}/apis/${V1A1}/apiexportendpointslices/${nameOf(s)}`, s, status);
     }
   }
 
   /** Writes a status with the listed resourceVersion; a conflict or a vanished object means a newer event is on its way. */
-  private async putStatus(path: string, obj: Obj, status: Obj): Promise<void> {
-    const { annotations, ...meta } = obj['metadata'] as Obj;
-    const { [CLUSTER_ANNOTATION]: _c, ...rest } = (annotations ?? {}) as Obj;
-    const body = { ...obj, metadata: { ...meta, ...(Object.keys(rest).length ? { annotations: rest } : {}) }, status };
+  private async putStatus(path: string, listed: Json, status: Json): Promise<void> {
+    const { annotations: _a, ...meta } = obj(listed, 'metadata');
+    const { [CLUSTER_ANNOTATION]: _c, ...rest } = obj(listed, 'metadata', 'annotations');
+    const body = { ...listed, metadata: { ...meta, ...(Object.keys(rest).length ? { annotations: rest } : {}) }, status };
+    await this.tolerateRace(() => this.client.send('PUT', `${path}/status`, body));
+  }
+
+  /**
+   * Runs a write made from a listed object; a conflict or a vanished object means a newer event is on its way, so it
+   * is not an error. Resolves to the write's result, or false when it lost such a race.
+   */
+  private async tolerateRace<T>(write: () => Promise<T>): Promise<T | false> {
     try {
-      await this.client.send('PUT', `${path}/status`, body);
+      return await write();
     } catch (err) {
-      if (err instanceof KcpRequestError && (err.status === 409 || err.status === 404)) this.dirty = true;
-      else throw err;
+      if (err instanceof KcpRequestError && (err.status === 409 || err.status === 404)) {
+        this.dirty = true;
+        return false;
+      }
+      throw err;
     }
   }
+
+  /** Reconciles again a little later: something waits on what the fake does not watch (objects' finalizers). */
+  private later(): void {
+    if (this.stop.signal.aborted) return;
+    clearTimeout(this.laterTimer);
+    this.laterTimer = setTimeout(() => this.kick(), 100);
+  }
+}
+
+/** `next`, except that each export's claims also show the clusters `previous` showed. */
+function withPreviousClaims(next: Map<string, ExportView>, previous: Map<string, ExportView>): Map<string, ExportView> {
+  const out = new Map<string, ExportView>();
+  for (const [key, view] of next) {
+    const before = previous.get(key)?.claims;
+    const claims = new Map([...view.claims].map(([gr, clusters]) => [gr, new Set([...clusters, ...(before?.get(gr) ?? [])])]));
+    out.set(key, { ...view, claims });
+  }
+  return out;
+}
+
+function addTo<K>(map: Map<K, Set<string>>, key: K, value: string): void {
+  (map.get(key) ?? map.set(key, new Set()).get(key)!).add(value);
 }

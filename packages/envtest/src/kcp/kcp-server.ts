@@ -3,7 +3,8 @@
  * clusters on one or more shards), the apis.kcp.io API (APIResourceSchema, APIExport, APIBinding,
  * APIExportEndpointSlice), a controller that binds exports and publishes endpoint URLs, and the APIExport virtual
  * workspace. All shards share one HTTPS server: shard `<s>` serves its virtual workspaces under `/shards/<s>`, so
- * an endpoint slice lists one distinct URL per shard hosting a bound workspace, as a sharded kcp does.
+ * an endpoint slice lists one distinct URL per shard hosting a bound workspace, as a sharded kcp does; a shard can
+ * be stopped and started again, which its virtual workspaces' clients see as a restart.
  */
 import type { ApiServer } from '../server/api-server.js';
 import { startApiServer } from '../server/api-server.js';
@@ -13,6 +14,8 @@ import { AdminClient } from '../admin-client.js';
 import { KCP_APIS_GROUP, kcpCrds } from './crds.js';
 import { KcpFixtureError, KcpRequestError, KcpTimeoutError } from './errors.js';
 import { KcpController } from './kcp-controller.js';
+import { nameOf, objs, str } from './json.js';
+import { acceptedClaim, exportClaim } from './permission-claims.js';
 import { apiExportVirtualWorkspace, workspacePaths } from './virtual-workspace.js';
 import type { Workspace } from './workspaces.js';
 import { WorkspaceDirectory } from './workspaces.js';
@@ -29,6 +32,14 @@ export interface CreateExportOptions {
   schemas?: Record<string, unknown>[];
   /** v1alpha1 (`spec.latestResourceSchemas`, the seed's form) or v1alpha2 (`spec.resources`). Default v1alpha1. */
   version?: 'v1alpha1' | 'v1alpha2';
+  /** Resources the export claims (e.g. `{ group: '', resource: 'configmaps' }`), all verbs on every object. */
+  permissionClaims?: GroupResource[];
+}
+
+export interface GroupResource {
+  /** "" for the core group. */
+  group: string;
+  resource: string;
 }
 
 export interface BindOptions {
@@ -39,6 +50,8 @@ export interface BindOptions {
   name?: string;
   /** Default v1alpha2, as the seed's consumers use. */
   version?: 'v1alpha1' | 'v1alpha2';
+  /** Claims of the export this binding accepts (kcp serves a claimed resource only where it was accepted). */
+  acceptClaims?: GroupResource[];
   /** Resolve only once the binding is Ready (default true). */
   waitReady?: boolean;
   /** How long to wait for Ready (default 10 s). */
@@ -60,8 +73,18 @@ export interface KcpServer {
   createExport(workspace: Workspace, opts: CreateExportOptions): Promise<Record<string, unknown>>;
   /** Creates an APIBinding in `workspace` and (by default) waits until it is Ready. Returns the binding. */
   bind(workspace: Workspace, opts: BindOptions): Promise<Record<string, unknown>>;
-  /** Deletes an APIBinding. */
+  /**
+   * Deletes an APIBinding. As in kcp, the binding's finalizer keeps it until every object of its bound resources in
+   * the workspace is deleted; it resolves once the deletion started.
+   */
   unbind(workspace: Workspace, name: string): Promise<void>;
+  /**
+   * Stops a shard: its virtual workspaces' open watches break and their requests get 503 until `startShard`. The
+   * fixtures' own paths (`/clusters/…`) stay up, so a test can change the shard's workspaces meanwhile.
+   */
+  stopShard(shard: string): void;
+  /** Starts a stopped shard again; its watch cache starts afresh, so resuming an older watch gets 410 Gone. */
+  startShard(shard: string): void;
   /** The virtual workspace URL of an export on a shard, as endpoint slices publish it. */
   endpointUrl(shard: string, exportWorkspace: Workspace, exportName: string): string;
   /** Reads the export's endpoint slice URLs. */
@@ -94,6 +117,8 @@ class FakeKcp implements KcpServer {
   private readonly client: AdminClient;
   private readonly workspaces = new WorkspaceDirectory();
   private readonly controller: KcpController;
+  /** Per shard, the life of its current run; aborted while the shard is stopped. */
+  private readonly shardLife = new Map<string, AbortController>();
   private closed = false;
   root!: Workspace;
 
@@ -104,7 +129,8 @@ class FakeKcp implements KcpServer {
     this.client = new AdminClient(server.url, server.kubeconfig(), KcpRequestError);
     this.controller = new KcpController(this.client, this.workspaces, (shard, c, name) => this.endpointUrlOf(shard, c, name), shards);
     server.addMount(workspacePaths(this.workspaces));
-    server.addMount(apiExportVirtualWorkspace(this.controller, this.workspaces));
+    for (const shard of shards) this.shardLife.set(shard, new AbortController());
+    server.addMount(apiExportVirtualWorkspace(this.controller, this.workspaces, (shard) => this.shardLife.get(shard)?.signal));
   }
 
   get url(): string {
@@ -147,17 +173,21 @@ class FakeKcp implements KcpServer {
     const schemas = opts.schemas ?? [];
     for (const s of schemas)
       await this.client.send('POST', `${base}/v1alpha1/apiresourceschemas`, { apiVersion: V1A1, kind: 'APIResourceSchema', ...s });
-    const names = schemas.map((s) => String((s['metadata'] as Record<string, unknown>)['name']));
+    const names = schemas.map(nameOf);
     const version = opts.version ?? 'v1alpha1';
-    const spec =
+    const spec: Record<string, unknown> =
       version === 'v1alpha1'
         ? { latestResourceSchemas: names }
         : {
-            resources: schemas.map((s, i) => {
-              const spec = s['spec'] as Record<string, any>;
-              return { name: spec['names']['plural'], group: spec['group'], schema: names[i], storage: { crd: {} } };
-            }),
+            resources: schemas.map((s, i) => ({
+              name: str(s, 'spec', 'names', 'plural'),
+              group: str(s, 'spec', 'group'),
+              schema: names[i],
+              storage: { crd: {} },
+            })),
           };
+    if (opts.permissionClaims?.length)
+      spec['permissionClaims'] = opts.permissionClaims.map((c) => exportClaim(version, c.group, c.resource));
     return this.client.send('POST', `${base}/${version}/apiexports`, {
       apiVersion: `${KCP_APIS_GROUP}/${version}`,
       kind: 'APIExport',
@@ -174,20 +204,21 @@ class FakeKcp implements KcpServer {
       apiVersion: `${KCP_APIS_GROUP}/${version}`,
       kind: 'APIBinding',
       metadata: { name },
-      spec: { reference: { export: { path: opts.exportPath, name: opts.exportName } } },
+      spec: {
+        reference: { export: { path: opts.exportPath, name: opts.exportName } },
+        ...(opts.acceptClaims?.length
+          ? { permissionClaims: opts.acceptClaims.map((c) => acceptedClaim(version, c.group, c.resource)) }
+          : {}),
+      },
     };
     const created = await this.client.send('POST', base, binding);
     if (opts.waitReady === false) return created;
-    let last: Record<string, any> | undefined;
+    let last: Record<string, unknown> | undefined;
     await this.until(
       `APIBinding ${name} in ${workspace.path} to become Ready`,
       async () => {
         last = await this.client.getOrUndefined(`${base}/${name}`);
-        return (
-          (last?.['status']?.['conditions'] as { type: string; status: string }[] | undefined)?.some(
-            (c) => c.type === 'Ready' && c.status === 'True',
-          ) ?? false
-        );
+        return objs(last, 'status', 'conditions').some((c) => c['type'] === 'Ready' && c['status'] === 'True');
       },
       opts.timeoutMs ?? 10_000,
     );
@@ -198,13 +229,29 @@ class FakeKcp implements KcpServer {
     await this.client.send('DELETE', `/clusters/${workspace.name}/apis/${V1A1}/apibindings/${name}`);
   }
 
+  stopShard(shard: string): void {
+    this.knownShard(shard).abort();
+  }
+
+  startShard(shard: string): void {
+    if (!this.knownShard(shard).signal.aborted) return;
+    this.shardLife.set(shard, new AbortController());
+    this.server.compact();
+  }
+
+  private knownShard(shard: string): AbortController {
+    const life = this.shardLife.get(shard);
+    if (!life) throw new KcpFixtureError(`unknown shard ${JSON.stringify(shard)}; shards are ${this.shards.join(', ')}`);
+    return life;
+  }
+
   endpointUrl(shard: string, exportWorkspace: Workspace, exportName: string): string {
     return this.endpointUrlOf(shard, exportWorkspace.name, exportName);
   }
 
   async endpointUrls(exportWorkspace: Workspace, sliceName: string): Promise<string[]> {
     const slice = await this.client.getOrUndefined(`/clusters/${exportWorkspace.name}/apis/${V1A1}/apiexportendpointslices/${sliceName}`);
-    return ((slice?.['status']?.['endpoints'] as { url: string }[] | undefined) ?? []).map((e) => e.url);
+    return objs(slice, 'status', 'endpoints').flatMap((e) => str(e, 'url') ?? []);
   }
 
   private endpointUrlOf(shard: string, exportCluster: string, exportName: string): string {
@@ -219,7 +266,7 @@ class FakeKcp implements KcpServer {
       if (Date.now() > deadline) {
         const cause = this.controller.lastError;
         throw new KcpTimeoutError(
-          `timed out after ${timeoutMs} ms waiting for ${what}${cause ? ` (controller: ${cause instanceof Error ? cause.message : String(cause)})` : ''}`,
+          `timed out after ${timeoutMs} ms waiting for ${what}${cause ? ` (controller: ${cause instanceof Error ? cause.message : JSON.stringify(cause)})` : ''}`,
         );
       }
       await new Promise((r) => setTimeout(r, 20));

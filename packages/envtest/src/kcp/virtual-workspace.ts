@@ -1,21 +1,28 @@
 /**
  * The URL shapes of the fake kcp, as envtest path mounts:
  * - the APIExport virtual workspace of each shard, `/shards/<shard>/services/apiexport/<export-cluster>/<export>/clusters/{*|<lc>}/…`:
- *   the exported resources (read-write) and APIBindings (read-only) of the workspaces on that shard bound to the export;
+ *   the exported resources (read-write) and APIBindings (read-only) of the workspaces on that shard bound to the export,
+ *   and each claimed resource in the workspaces whose binding accepted the claim; it lives as long as its shard (`life`);
  * - the front proxy's workspace paths, `/clusters/root:org:ws/…`, for the logical cluster of that workspace.
  * Both read the controller's latest view on every request, so bindings take effect without re-mounting.
  */
 import type { MountedPath, PathMount } from '../server/options.js';
 import { KCP_APIS_GROUP } from './crds.js';
-import type { KcpController } from './kcp-controller.js';
+import type { ExportView, KcpController } from './kcp-controller.js';
 import { exportKey } from './kcp-controller.js';
+import { claimLabel } from './claim-labels.js';
+import { groupResourceKey } from './permission-claims.js';
 import type { WorkspaceDirectory } from './workspaces.js';
 
 const VW = /^\/shards\/([^/]+)\/services\/apiexport\/([^/]+)\/([^/]+)\/clusters\/([^/]+)(\/.*)?$/;
 
 const isBindings = (group: string, resource: string): boolean => group === KCP_APIS_GROUP && resource === 'apibindings';
 
-export function apiExportVirtualWorkspace(controller: KcpController, workspaces: WorkspaceDirectory): PathMount {
+export function apiExportVirtualWorkspace(
+  controller: KcpController,
+  workspaces: WorkspaceDirectory,
+  life: (shard: string) => AbortSignal | undefined,
+): PathMount {
   return {
     resolve(path: string): MountedPath | undefined {
       const m = VW.exec(path);
@@ -31,15 +38,32 @@ export function apiExportVirtualWorkspace(controller: KcpController, workspaces:
       } catch {
         return undefined;
       }
-      const key = exportKey(exportCluster, exportName);
-      if (!controller.views.has(key)) return undefined;
+      const exportKeyOf = exportKey(exportCluster, exportName);
+      if (!controller.views.has(exportKeyOf)) return undefined;
+      const signal = life(shard);
+      const view = (): ExportView | undefined => controller.views.get(exportKeyOf);
+      const gr = (group: string, resource: string): string => groupResourceKey(group, resource);
       return {
         cluster,
         path: m[5] ?? '/',
-        clusters: (name) => (controller.views.get(key)?.boundClusters.has(name) ?? false) && workspaces.shardOf(name) === shard,
+        clusters: (name, res) => {
+          const v = view();
+          if (!v?.boundClusters.has(name) || workspaces.shardOf(name) !== shard) return false;
+          if (!res || isBindings(res.group, res.resource) || v.resources.has(gr(res.group, res.resource))) return true;
+          return v.claims.get(gr(res.group, res.resource))?.has(name) ?? false;
+        },
         resources: (group, resource) =>
-          isBindings(group, resource) || (controller.views.get(key)?.resources.has(`${group}/${resource}`) ?? false),
+          isBindings(group, resource) ||
+          (view()?.resources.has(gr(group, resource)) ?? false) ||
+          (view()?.claims.has(gr(group, resource)) ?? false),
         readOnlyResources: isBindings,
+        // A claimed resource shows only the objects labelled for this export's claim (claim-labels.ts).
+        labelSelector: (group, resource) => {
+          const v = view();
+          const key = gr(group, resource);
+          return v && v.claims.has(key) && !v.resources.has(key) && !isBindings(group, resource) ? claimLabel(exportKeyOf, key) : undefined;
+        },
+        ...(signal ? { signal } : {}),
       };
     },
   };

@@ -6,7 +6,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ResourceType, Verb } from '../api/resource-type.js';
 import { groupVersion } from '../api/resource-type.js';
-import { StatusError, internalError, methodNotSupported, notFound, resourceNotFound, unauthorized } from '../api/status-error.js';
+import {
+  StatusError,
+  internalError,
+  methodNotSupported,
+  notFound,
+  resourceNotFound,
+  serviceUnavailable,
+  unauthorized,
+} from '../api/status-error.js';
 import type { UserInfo } from '../auth/authenticator.js';
 import { forbiddenFor } from '../auth/authorizer.js';
 import { impersonate } from '../auth/impersonation.js';
@@ -29,7 +37,7 @@ import { writeJson, writeNotFoundPage, writeStatusError, writeText } from './res
 import { contentTypeOf, negotiate, renderObject } from './representation.js';
 import { resolveRoute } from './route.js';
 import { WILDCARD, isLogicalClusterName, splitClusterPath } from '../cluster-path.js';
-import { MountedRegistry, mountAllowsWrites, mountShowsCluster, resolveMount } from './mounts.js';
+import { MountedRegistry, mountAllowsWrites, mountShowsCluster, mountedCollection, resolveMount } from './mounts.js';
 import { seedCluster } from './seed.js';
 import { parseDeleteOptions, parseWriteParams } from './write-params.js';
 
@@ -71,6 +79,7 @@ async function route(
   if (view) {
     cluster = view.cluster === WILDCARD ? undefined : view.cluster;
     path = view.path;
+    if (view.signal?.aborted) throw serviceUnavailable('the server behind this path is unavailable');
     if (cluster !== undefined && (!isLogicalClusterName(cluster) || !mountShowsCluster(view, cluster))) return writeNotFoundPage(res);
     if (cluster) seedCluster(state, cluster);
   } else if (state.options.logicalClusters) {
@@ -104,6 +113,7 @@ async function route(
     case 'groupVersion':
       return readOnly ? writeResourceList(res, registry, cluster, r.group, r.version) : writeNotFoundPage(res);
     case 'resource':
+      if (view && cluster !== undefined && !mountShowsCluster(view, cluster, r.collection.type)) throw resourceNotFound();
       if (view && !mountAllowsWrites(view, r.collection.type) && !readOnly) {
         const verb = verbOf(req.method, r.name !== undefined, false) ?? (req.method ?? 'unknown').toLowerCase();
         throw methodNotSupported(
@@ -117,12 +127,21 @@ async function route(
         req,
         res,
         url.searchParams,
-        view?.clusters ? { ...r.collection, clusters: view.clusters } : r.collection,
+        view ? mountedCollection(view, r.collection) : r.collection,
         r.name,
         r.subresource,
         user,
       );
   }
+}
+
+/** The request's query with a mount's label selector ANDed into its own. */
+function withMountSelector(params: URLSearchParams, selector: string | undefined): URLSearchParams {
+  if (!selector) return params;
+  const own = params.get('labelSelector');
+  const out = new URLSearchParams(params);
+  out.set('labelSelector', own ? `${own},${selector}` : selector);
+  return out;
 }
 
 /** `Warning: 299 - "<text>"` headers, as the real server sends for fieldValidation=Warn. */
@@ -202,7 +221,7 @@ async function resourceRequest(
   switch (verb) {
     case 'list':
     case 'watch': {
-      let opts = parseListOptions(params, verb === 'watch');
+      let opts = parseListOptions(withMountSelector(params, collection.labelSelector), verb === 'watch');
       if (name !== undefined) opts = withNameSelector(opts, name);
       const rep = negotiate(req.headers.accept, !opts.watch);
       if (opts.watch) return handleWatch(state, res, collection, opts, rep);

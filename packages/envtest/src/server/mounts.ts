@@ -4,6 +4,7 @@
  */
 import { ResourceRegistry } from '../api/resource-registry.js';
 import type { ResourceType } from '../api/resource-type.js';
+import type { CollectionTarget } from './object-target.js';
 import type { MountedPath, PathMount } from './options.js';
 
 /** The first mount that claims `path`, in registration order. */
@@ -15,9 +16,25 @@ export function resolveMount(mounts: readonly PathMount[], path: string): Mounte
   return undefined;
 }
 
-/** Whether a mount shows this logical cluster. */
-export function mountShowsCluster(view: MountedPath, cluster: string): boolean {
-  return view.clusters === undefined || view.clusters(cluster);
+/** Whether a mount shows this logical cluster (for this resource, when given). */
+export function mountShowsCluster(view: MountedPath, cluster: string, type?: ResourceType): boolean {
+  return view.clusters === undefined || view.clusters(cluster, type && { group: type.group, resource: type.resource });
+}
+
+/**
+ * A collection seen through a mount: only the clusters it shows for that resource and the objects its label selector
+ * picks, ending with the mount's life.
+ */
+export function mountedCollection(view: MountedPath, collection: CollectionTarget): CollectionTarget {
+  const { clusters, signal } = view;
+  const gr = { group: collection.type.group, resource: collection.type.resource };
+  const labelSelector = view.labelSelector?.(gr.group, gr.resource);
+  return {
+    ...collection,
+    ...(clusters ? { clusters: (name: string) => clusters(name, gr) } : {}),
+    ...(signal ? { signal } : {}),
+    ...(labelSelector ? { labelSelector } : {}),
+  };
 }
 
 /** Whether a mount serves writes to this resource. */

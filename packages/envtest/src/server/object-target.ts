@@ -13,6 +13,10 @@ export interface CollectionTarget {
   readonly namespace: string | undefined;
   /** For the wildcard under a mount: which logical clusters it shows (default all). */
   readonly clusters?: ((name: string) => boolean) | undefined;
+  /** For a mount: aborts when what serves it goes down; open watches are then cut. */
+  readonly signal?: AbortSignal | undefined;
+  /** For a mount: a label selector ANDed with the request's on lists and watches. */
+  readonly labelSelector?: string | undefined;
 }
 
 export interface ObjectTarget extends CollectionTarget {

@@ -48,12 +48,25 @@ export interface MountedPath {
   cluster: string;
   /** The API path inside it, e.g. `/api/v1/namespaces/default/configmaps`. */
   path: string;
-  /** Which logical clusters this mount shows: filters wildcard lists/watches, and named access to others is 404. Default: all. */
-  clusters?: (name: string) => boolean;
+  /**
+   * Which logical clusters this mount shows, for a resource when one is given (kcp shows a claimed resource only in the
+   * clusters that accepted the claim): filters wildcard lists/watches, and named access to others is 404. Default: all.
+   */
+  clusters?: (name: string, resource?: { group: string; resource: string }) => boolean;
   /** Which resources it serves (others 404, also in discovery). Default: all. */
   resources?: (group: string, resource: string) => boolean;
   /** Resources served read-only under this mount (writes get 405 MethodNotAllowed). */
   readOnlyResources?: (group: string, resource: string) => boolean;
+  /**
+   * A label selector added to every list and watch of this resource under the mount (kcp shows a claimed resource's
+   * objects by their claim label), so objects enter and leave its watches as their labels change. Default: none.
+   */
+  labelSelector?: (group: string, resource: string) => string | undefined;
+  /**
+   * The life of whatever serves this mount (a kcp shard): when it aborts, open watches through the mount are cut, and
+   * a mount resolved with an aborted signal answers 503 ServiceUnavailable. Default: always up.
+   */
+  signal?: AbortSignal;
 }
 
 /** Node timers fire immediately beyond this delay. */

@@ -80,6 +80,14 @@ export function handleWatch(state: ApiState, res: ServerResponse, target: Collec
   }
   // Replay and subscribe happen in the same tick, so no write can fall between them.
   stream.onEnd(store.subscribe(scope.resource, deliver));
+  // What serves a mount went down (a kcp shard restarting): its watches break as a crashed server's do.
+  const life = target.signal;
+  if (life) {
+    const cut = (): void => stream.abort();
+    if (life.aborted) return cut();
+    life.addEventListener('abort', cut, { once: true });
+    stream.onEnd(() => life.removeEventListener('abort', cut));
+  }
 
   // setTimeout fires at once for delays beyond 2^31-1 ms, so clamp absurd timeouts (~24 days).
   const timeoutMs = Math.min((opts.timeoutSeconds ?? state.options.defaultWatchTimeoutSeconds) * 1000, 2 ** 31 - 1);
