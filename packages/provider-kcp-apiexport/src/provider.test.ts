@@ -25,6 +25,8 @@ const thingSchema = {
     ],
   },
 };
+/** The machine is shared and busy: convergence gets seconds, not vitest's default 1 s. */
+const POLL = { timeout: 10_000 };
 const THING = { apiVersion: 'example.com/v1', kind: 'Thing' };
 const thing = (name: string, color: string): KubeObject => ({ ...THING, metadata: { name, namespace: 'default', labels: { color } } });
 
@@ -102,7 +104,7 @@ describe('ApiExportProvider against the fake kcp', () => {
 
   test('engages each Ready-bound logical cluster through its shard endpoint, never the unbound ones', async () => {
     const { provider, aware } = startProvider();
-    await expect.poll(() => provider.names()).toEqual([a.name, b.name].sort());
+    await expect.poll(() => provider.names(), POLL).toEqual([a.name, b.name].sort());
     expect(provider.endpoints()).toEqual(['one', 'two'].map((s) => kcp.endpointUrl(s, providerWs, 'example.com')));
     expect([...aware.engaged.keys()].sort()).toEqual([a.name, b.name].sort());
     expect(provider.names()).not.toContain(unbound.name);
@@ -112,7 +114,7 @@ describe('ApiExportProvider against the fake kcp', () => {
 
   test('each cluster writes to its own logical cluster and reads and hears only its own objects', async () => {
     const { provider } = startProvider();
-    await expect.poll(() => provider.names()).toEqual([a.name, b.name].sort());
+    await expect.poll(() => provider.names(), POLL).toEqual([a.name, b.name].sort());
     const clusterA = await provider.get(a.name);
     const clusterB = await provider.get(b.name);
     const eventsA: string[] = [];
@@ -122,10 +124,10 @@ describe('ApiExportProvider against the fake kcp', () => {
     await clusterB.client.create(thing('same', 'blue'));
     await clusterA.client.create(thing('same', 'gray'));
     await clusterA.client.create(thing('only-a', 'gray'));
-    await expect.poll(() => eventsA.length).toBe(2);
+    await expect.poll(() => eventsA.length, POLL).toBe(2);
     expect(eventsA.sort()).toEqual([`${a.name}/only-a`, `${a.name}/same`]);
 
-    await expect.poll(async () => (await clusterB.cache.list(THING)).items.map((o) => o.metadata.name)).toEqual(['same']);
+    await expect.poll(async () => (await clusterB.cache.list(THING)).items.map((o) => o.metadata.name), POLL).toEqual(['same']);
     const listA = await clusterA.cache.list(THING, { namespace: 'default' });
     expect(listA.items.map((o) => `${o.metadata.name}:${o.metadata.labels?.['color']}`)).toEqual(['only-a:gray', 'same:gray']);
     expect((await clusterB.cache.get<KubeObject>(THING, { namespace: 'default', name: 'same' })).metadata.labels).toEqual({
@@ -143,17 +145,17 @@ describe('ApiExportProvider against the fake kcp', () => {
   test('field indexes registered through the provider serve scoped lists', async () => {
     const { provider } = startProvider();
     await provider.indexField(THING, 'color', (o) => [o.metadata.labels?.['color'] ?? '']);
-    await expect.poll(() => provider.names()).toEqual([a.name, b.name].sort());
+    await expect.poll(() => provider.names(), POLL).toEqual([a.name, b.name].sort());
     const clusterA = await provider.get(a.name);
     await expect
-      .poll(async () => (await clusterA.cache.list(THING, { fieldSelector: { color: 'gray' } })).items.map((o) => o.metadata.name))
+      .poll(async () => (await clusterA.cache.list(THING, { fieldSelector: { color: 'gray' } })).items.map((o) => o.metadata.name), POLL)
       .toEqual(['only-a', 'same']);
     expect((await clusterA.cache.list(THING, { fieldSelector: 'color=blue' })).items).toEqual([]);
   });
 
   test('looks clusters up by workspace path', async () => {
     const { provider } = startProvider();
-    await expect.poll(() => provider.names()).toEqual([a.name, b.name].sort());
+    await expect.poll(() => provider.names(), POLL).toEqual([a.name, b.name].sort());
     expect((await provider.get('root:consumer-a')).name).toBe(a.name);
     expect(provider.clusterNameForPath('root:consumer-b')).toBe(b.name);
     await expect(provider.get('root:unbound')).rejects.toThrow(/not found/i);
@@ -161,19 +163,19 @@ describe('ApiExportProvider against the fake kcp', () => {
 
   test('a new binding engages, an unbinding disengages and a shard with no binding left leaves the slice', async () => {
     const { provider, aware } = startProvider();
-    await expect.poll(() => provider.names()).toEqual([a.name, b.name].sort());
+    await expect.poll(() => provider.names(), POLL).toEqual([a.name, b.name].sort());
     const c = await kcp.createWorkspace('root:consumer-c', { shard: 'two' });
     await kcp.bind(c, { exportPath: 'root:provider', exportName: 'example.com' });
-    await expect.poll(() => provider.names()).toContain(c.name);
+    await expect.poll(() => provider.names(), POLL).toContain(c.name);
     await kcp.unbind(c, 'example.com');
-    await expect.poll(() => provider.names()).not.toContain(c.name);
+    await expect.poll(() => provider.names(), POLL).not.toContain(c.name);
     expect(aware.history).toContain(`-${c.name}`);
 
     await kcp.unbind(b, 'example.com');
-    await expect.poll(() => provider.endpoints()).toEqual([kcp.endpointUrl('one', providerWs, 'example.com')]);
+    await expect.poll(() => provider.endpoints(), POLL).toEqual([kcp.endpointUrl('one', providerWs, 'example.com')]);
     expect(provider.names()).toEqual([a.name]);
     await kcp.bind(b, { exportPath: 'root:provider', exportName: 'example.com' });
-    await expect.poll(() => provider.names()).toEqual([a.name, b.name].sort());
+    await expect.poll(() => provider.names(), POLL).toEqual([a.name, b.name].sort());
     expect(provider.endpoints()).toHaveLength(2);
   });
 
@@ -181,16 +183,16 @@ describe('ApiExportProvider against the fake kcp', () => {
     const d = await kcp.createWorkspace('root:consumer-d', { shard: 'one' });
     await kcp.bind(d, { exportPath: 'root:provider', exportName: 'example.com' });
     const { provider, aware } = startProvider({ isReady: (b) => bindingIsReady(b) && b.metadata.labels?.['paused'] !== 'true' });
-    await expect.poll(() => provider.names()).toContain(d.name);
+    await expect.poll(() => provider.names(), POLL).toContain(d.name);
     const transport = Transport.forConfig(kubeConfig(kcp.kubeconfig(d)));
     try {
       const client = new ApiClient(transport, new DiscoveryRESTMapper(transport));
       const binding = { apiVersion: 'apis.kcp.io/v1alpha1', kind: 'APIBinding' };
       await client.patch(binding, { name: 'example.com' }, { type: 'merge', body: { metadata: { labels: { paused: 'true' } } } });
-      await expect.poll(() => provider.names()).not.toContain(d.name);
+      await expect.poll(() => provider.names(), POLL).not.toContain(d.name);
       expect(aware.history.filter((h) => h.endsWith(d.name))).toEqual([`+${d.name}`, `-${d.name}`]);
       await client.patch(binding, { name: 'example.com' }, { type: 'merge', body: { metadata: { labels: { paused: 'false' } } } });
-      await expect.poll(() => provider.names()).toContain(d.name);
+      await expect.poll(() => provider.names(), POLL).toContain(d.name);
     } finally {
       await transport.close();
       await kcp.unbind(d, 'example.com');
@@ -205,12 +207,12 @@ describe('ApiExportProvider against the fake kcp', () => {
     try {
       const { provider } = startProvider({ endpointStartTimeoutMs: 150 });
       await expect
-        .poll(() => [...provider.endpointFailures().values()].every((n) => n >= 2) && provider.endpointFailures().size === 2)
+        .poll(() => [...provider.endpointFailures().values()].every((n) => n >= 2) && provider.endpointFailures().size === 2, POLL)
         .toBe(true);
       expect(provider.endpoints()).toEqual([]);
       expect(provider.names()).toEqual([]);
       deny = false;
-      await expect.poll(() => provider.names(), { timeout: 5000 }).toEqual([a.name, b.name].sort());
+      await expect.poll(() => provider.names(), POLL).toEqual([a.name, b.name].sort());
     } finally {
       kcp.server.setAuthorizer(undefined);
     }
@@ -218,7 +220,7 @@ describe('ApiExportProvider against the fake kcp', () => {
 
   test('stopping disengages every cluster; bad options are refused', async () => {
     const { provider, aware, stop, done } = startProvider();
-    await expect.poll(() => provider.names()).toHaveLength(2);
+    await expect.poll(() => provider.names(), POLL).toHaveLength(2);
     stop.abort();
     await done;
     expect(aware.engaged.size).toBe(0);

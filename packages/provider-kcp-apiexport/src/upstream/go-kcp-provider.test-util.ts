@@ -1,0 +1,119 @@
+/**
+ * The upstream Go kcp providers as a child process: tools/go-kcp-provider (built by its build.sh from
+ * github.com/kcp-dev/multicluster-provider through the Go module proxy, cached by a stamp of its inputs) runs with a
+ * uniform controller and reports what it engaged and reconciled as JSON lines, which land in an Observation.
+ */
+import { execFile, spawn } from 'node:child_process';
+import type { ChildProcessByStdio } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import type { Observation, Seen } from './observation.test-util.js';
+
+const run = promisify(execFile);
+const buildScript = fileURLToPath(new URL('../../../../tools/go-kcp-provider/build.sh', import.meta.url));
+
+/** Why the Go side cannot run here, or undefined when `go` is on PATH. */
+export async function goMissing(): Promise<string | undefined> {
+  try {
+    await run('go', ['version'], { timeout: 30_000 });
+    return undefined;
+  } catch {
+    return 'Go is not installed (no `go` on PATH); the cross-check builds tools/go-kcp-provider with Go >= 1.26 and the Go module proxy';
+  }
+}
+
+/** Builds (or finds current) the Go program; a cold Go build cache takes minutes, a warm one a second. */
+export async function buildGoKcpProvider(timeoutMs: number): Promise<string> {
+  try {
+    const { stdout } = await run(buildScript, [], { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 });
+    return stdout.trim().split('\n').pop()!;
+  } catch (err) {
+    const stderr = (err as { stderr?: string }).stderr?.trim().split('\n').slice(-10).join('\n');
+    throw new Error(`tools/go-kcp-provider/build.sh failed${stderr ? `:\n${stderr}` : ''}`, { cause: err });
+  }
+}
+
+interface Fact {
+  type: string;
+  cluster?: string;
+  namespace?: string;
+  name?: string;
+  found?: boolean;
+  resourceVersion?: string;
+  data?: unknown;
+  initializers?: unknown;
+}
+
+/** One running Go program; its facts go to `observation`, its last stderr lines explain failures. */
+export class GoKcpProvider {
+  private readonly stderr: string[] = [];
+  private readonly exited: Promise<number | null>;
+  private exitCode: number | null | undefined;
+  private stopping = false;
+  /** Facts that are not engagement or reconciles (e.g. `initialized`), in order. */
+  readonly otherFacts: Fact[] = [];
+
+  private constructor(
+    private readonly child: ChildProcessByStdio<Writable, Readable, Readable>,
+    private readonly observation: Observation,
+  ) {
+    createInterface({ input: child.stdout }).on('line', (line) => this.onLine(line));
+    createInterface({ input: child.stderr }).on('line', (line) => {
+      this.stderr.push(line);
+      if (this.stderr.length > 200) this.stderr.shift();
+    });
+    this.exited = new Promise((resolve) =>
+      child.once('exit', (code, signal) => {
+        this.exitCode = code;
+        if (!this.stopping) observation.fail(`go-kcp-provider exited with ${code ?? signal}:\n${this.logTail(30)}`);
+        resolve(code);
+      }),
+    );
+  }
+
+  static start(bin: string, args: string[], observation: Observation): GoKcpProvider {
+    const child = spawn(bin, ['-v=2', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    return new GoKcpProvider(child, observation);
+  }
+
+  logTail(lines: number): string {
+    return this.stderr.slice(-lines).join('\n');
+  }
+
+  /** Closes its stdin (it stops on EOF) and waits for it to exit; kills it if it does not within `timeoutMs`. */
+  async stop(timeoutMs = 15_000): Promise<void> {
+    if (this.exitCode !== undefined) return;
+    this.stopping = true;
+    this.child.stdin.end();
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), timeoutMs);
+    await this.exited;
+    clearTimeout(timer);
+  }
+
+  private onLine(line: string): void {
+    let fact: Fact;
+    try {
+      fact = JSON.parse(line) as Fact;
+    } catch {
+      this.stderr.push(`(stdout, not JSON) ${line}`);
+      return;
+    }
+    const cluster = fact.cluster ?? '';
+    switch (fact.type) {
+      case 'engaged':
+        return this.observation.engage(cluster);
+      case 'disengaged':
+        return this.observation.disengage(cluster);
+      case 'reconcile': {
+        const seen: Seen = fact.found
+          ? { found: true, resourceVersion: fact.resourceVersion ?? '', content: fact.data ?? fact.initializers ?? null }
+          : { found: false };
+        return this.observation.reconcile(cluster, `${fact.namespace ?? ''}/${fact.name ?? ''}`, seen);
+      }
+      default:
+        this.otherFacts.push(fact);
+    }
+  }
+}

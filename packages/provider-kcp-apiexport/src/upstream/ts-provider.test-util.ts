@@ -1,0 +1,73 @@
+/**
+ * This package's side of the cross-check: an ApiExportProvider under a manager, with the same uniform ConfigMap
+ * controller as tools/go-kcp-provider (reads from the cluster's cache, as upstream's scoped cluster does), reporting
+ * to an Observation. An Aware runnable added before the controller reports engagements first, as the Go side does.
+ */
+import { KubeConfig } from '@kubernetes/client-node';
+import type { Cluster } from '@multicluster-runtime/core';
+import { controllerManagedBy, createLogger, isNotFound, newManager } from '@multicluster-runtime/core';
+import { ApiExportProvider } from '../provider.js';
+import type { Observation } from './observation.test-util.js';
+
+const CONFIGMAP = { apiVersion: 'v1', kind: 'ConfigMap' };
+
+export interface TsSide {
+  stop(): Promise<void>;
+  /** The last log lines of the manager and provider, to explain a failure. */
+  logTail(lines: number): string;
+}
+
+export async function startTsProvider(exportKubeconfig: string, endpointSliceName: string, observation: Observation): Promise<TsSide> {
+  const config = new KubeConfig();
+  config.loadFromString(exportKubeconfig);
+  const lines: string[] = [];
+  const logger = createLogger({
+    level: 'debug',
+    sink: (level, msg, fields) => {
+      lines.push(`${level} ${msg} ${JSON.stringify(fields)}`);
+      if (lines.length > 500) lines.shift();
+    },
+  });
+  const provider = new ApiExportProvider({ endpointSliceName, exportConfig: config, logger });
+  const mgr = newManager(config, provider, { logger });
+  mgr.add({
+    name: 'observer',
+    start: (signal) => new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true })),
+    engage: async (signal: AbortSignal, name: string) => {
+      observation.engage(name);
+      signal.addEventListener('abort', () => observation.disengage(name), { once: true });
+    },
+  });
+  controllerManagedBy(mgr)
+    .named('cross-check')
+    .for(CONFIGMAP)
+    .complete(async (req) => {
+      let cluster: Cluster;
+      try {
+        cluster = await mgr.getCluster(req.clusterName);
+      } catch {
+        return; // disengaged meanwhile
+      }
+      const key = `${req.namespace}/${req.name}`;
+      try {
+        const cm = await cluster.cache.get<{ metadata: { resourceVersion?: string }; data?: unknown }>(CONFIGMAP, req);
+        observation.reconcile(req.clusterName, key, {
+          found: true,
+          resourceVersion: cm.metadata.resourceVersion ?? '',
+          content: cm.data ?? null,
+        });
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+        observation.reconcile(req.clusterName, key, { found: false });
+      }
+    });
+  const stop = new AbortController();
+  const done = mgr.start(stop.signal);
+  return {
+    async stop() {
+      stop.abort();
+      await done;
+    },
+    logTail: (n) => lines.slice(-n).join('\n'),
+  };
+}

@@ -1,0 +1,278 @@
+// go-kcp-provider runs the upstream Go kcp providers (github.com/kcp-dev/multicluster-provider) with a uniform
+// controller, so a test can run them beside provider-kcp-apiexport against the same fake kcp and require that both
+// see the same fleet and reconcile the same objects.
+//
+// --provider apiexport (default) follows the APIExportEndpointSlice --name in the workspace the kubeconfig points at
+// and reconciles ConfigMaps in every engaged logical cluster. --provider initializingworkspaces follows the
+// WorkspaceType --name and reconciles each engaged cluster's LogicalCluster; with --initialize it then removes that
+// type's initializer from status.initializers, as an initialization controller does.
+//
+// Output is JSON lines on stdout, one per fact:
+//
+//	{"type":"ready"}
+//	{"type":"engaged","cluster":"<lc>"}     {"type":"disengaged","cluster":"<lc>"}
+//	{"type":"reconcile","cluster":"<lc>","namespace":"…","name":"…","found":true,"resourceVersion":"…","data":{…}}
+//	{"type":"initialized","cluster":"<lc>","initializer":"…"}
+//
+// Logs go to stderr. The program stops on SIGTERM/SIGINT or when stdin closes (its parent went away).
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"slices"
+	"sync"
+	"syscall"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/klog/v2"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/cluster"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	mcbuilder "sigs.k8s.io/multicluster-runtime/pkg/builder"
+	mcmanager "sigs.k8s.io/multicluster-runtime/pkg/manager"
+	"sigs.k8s.io/multicluster-runtime/pkg/multicluster"
+	mcreconcile "sigs.k8s.io/multicluster-runtime/pkg/reconcile"
+
+	kcpapisv1alpha1 "github.com/kcp-dev/sdk/apis/apis/v1alpha1"
+	kcpcorev1alpha1 "github.com/kcp-dev/sdk/apis/core/v1alpha1"
+	kcptenancyv1alpha1 "github.com/kcp-dev/sdk/apis/tenancy/v1alpha1"
+
+	"github.com/kcp-dev/multicluster-provider/apiexport"
+	"github.com/kcp-dev/multicluster-provider/initializingworkspaces"
+)
+
+// output serialises JSON lines on stdout.
+type output struct {
+	mu  sync.Mutex
+	enc *json.Encoder
+}
+
+func (o *output) send(v map[string]any) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	_ = o.enc.Encode(v)
+}
+
+// observer is a manager runnable that is engaged with every cluster the provider engages (mcr's manager fans
+// Engage out to every multicluster.Aware runnable) and reports engagement and its end.
+type observer struct{ out *output }
+
+func (o *observer) Start(ctx context.Context) error {
+	<-ctx.Done()
+	return nil
+}
+
+func (o *observer) Engage(ctx context.Context, name multicluster.ClusterName, _ cluster.Cluster) error {
+	o.out.send(map[string]any{"type": "engaged", "cluster": string(name)})
+	go func() {
+		<-ctx.Done()
+		o.out.send(map[string]any{"type": "disengaged", "cluster": string(name)})
+	}()
+	return nil
+}
+
+type options struct {
+	kubeconfig string
+	provider   string
+	name       string
+	initialize bool
+	events     bool
+}
+
+func main() {
+	var o options
+	// controller-runtime registers --kubeconfig itself (sigs.k8s.io/controller-runtime/pkg/client/config); it names
+	// the kubeconfig whose current context is the workspace holding the endpoint slice or workspace type (required).
+	flag.StringVar(&o.provider, "provider", "apiexport", "apiexport or initializingworkspaces")
+	flag.StringVar(&o.name, "name", "", "the APIExportEndpointSlice (apiexport) or WorkspaceType (initializingworkspaces) name (required)")
+	flag.BoolVar(&o.initialize, "initialize", false, "initializingworkspaces: remove the type's initializer once a cluster was reconciled")
+	flag.BoolVar(&o.events, "events", false, "apiexport: record a Normal event on each reconciled ConfigMap through the cluster's recorder")
+	klog.InitFlags(nil)
+	flag.Parse()
+	if f := flag.Lookup("kubeconfig"); f != nil {
+		o.kubeconfig = f.Value.String()
+	}
+	klog.SetOutput(os.Stderr)
+	log.SetLogger(klog.Background())
+	ctrl.SetLogger(klog.Background())
+
+	if err := run(o); err != nil {
+		fmt.Fprintf(os.Stderr, "go-kcp-provider: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+func run(o options) error {
+	if o.kubeconfig == "" || o.name == "" {
+		return errors.New("--kubeconfig and --name are required")
+	}
+	cfg, err := clientcmd.BuildConfigFromFlags("", o.kubeconfig)
+	if err != nil {
+		return fmt.Errorf("kubeconfig: %w", err)
+	}
+	scheme := runtime.NewScheme()
+	if err := clientgoscheme.AddToScheme(scheme); err != nil {
+		return err
+	}
+	for _, add := range []func(*runtime.Scheme) error{kcpapisv1alpha1.AddToScheme, kcpcorev1alpha1.AddToScheme, kcptenancyv1alpha1.AddToScheme} {
+		if err := add(scheme); err != nil {
+			return err
+		}
+	}
+
+	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer cancel()
+	go func() {
+		_, _ = io.Copy(io.Discard, os.Stdin)
+		cancel()
+	}()
+
+	out := &output{enc: json.NewEncoder(os.Stdout)}
+	var provider multicluster.Provider
+	switch o.provider {
+	case "apiexport":
+		provider, err = apiexport.New(cfg, o.name, apiexport.Options{Scheme: scheme})
+	case "initializingworkspaces":
+		provider, err = initializingworkspaces.New(cfg, o.name, initializingworkspaces.Options{Scheme: scheme})
+	default:
+		return fmt.Errorf("--provider must be apiexport or initializingworkspaces, got %q", o.provider)
+	}
+	if err != nil {
+		return fmt.Errorf("provider: %w", err)
+	}
+	mgr, err := mcmanager.New(cfg, provider, manager.Options{
+		Scheme:                 scheme,
+		Metrics:                metricsserver.Options{BindAddress: "0"},
+		HealthProbeBindAddress: "0",
+	})
+	if err != nil {
+		return fmt.Errorf("manager: %w", err)
+	}
+
+	// Added before the controller: mcr engages runnables in the order they were added, so "engaged" is printed before
+	// any reconcile in that cluster.
+	if err := mgr.Add(&observer{out: out}); err != nil {
+		return err
+	}
+	if o.provider == "apiexport" {
+		err = configMapController(mgr, out, o.events)
+	} else {
+		err = logicalClusterController(mgr, out, o.name, o.initialize)
+	}
+	if err != nil {
+		return fmt.Errorf("controller: %w", err)
+	}
+
+	out.send(map[string]any{"type": "ready"})
+	if err := mgr.Start(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	return nil
+}
+
+// configMapController reconciles every ConfigMap of every engaged cluster and reports what it read from the
+// cluster's client (the shared wildcard cache, as upstream's ScopedCluster reads).
+func configMapController(mgr mcmanager.Manager, out *output, events bool) error {
+	return mcbuilder.ControllerManagedBy(mgr).
+		Named("cross-check").
+		For(&corev1.ConfigMap{}).
+		Complete(mcreconcile.Func(func(ctx context.Context, req mcreconcile.Request) (ctrl.Result, error) {
+			cl, err := mgr.GetCluster(ctx, req.ClusterName)
+			if err != nil {
+				return ctrl.Result{}, nil // disengaged meanwhile: nothing to do
+			}
+			fact := map[string]any{"type": "reconcile", "cluster": string(req.ClusterName), "namespace": req.Namespace, "name": req.Name}
+			cm := &corev1.ConfigMap{}
+			if err := cl.GetClient().Get(ctx, req.NamespacedName, cm); err != nil {
+				if !apierrors.IsNotFound(err) {
+					return ctrl.Result{}, err
+				}
+				fact["found"] = false
+				out.send(fact)
+				return ctrl.Result{}, nil
+			}
+			fact["found"] = true
+			fact["resourceVersion"] = cm.ResourceVersion
+			fact["data"] = cm.Data
+			out.send(fact)
+			if events {
+				cl.GetEventRecorder("cross-check").Eventf(cm, nil, corev1.EventTypeNormal, "Reconciled", "Reconcile", "reconciled %s", cm.Name)
+			}
+			return ctrl.Result{}, nil
+		}))
+}
+
+// logicalClusterController reconciles the LogicalCluster of every initializing workspace and, with initialize,
+// removes the workspace type's initializer from its status (live client: the initializing VW's wildcard only
+// serves LogicalClusters, so upstream gives these clusters no cache-backed reads).
+func logicalClusterController(mgr mcmanager.Manager, out *output, workspaceType string, initialize bool) error {
+	return mcbuilder.ControllerManagedBy(mgr).
+		Named("cross-check").
+		For(&kcpcorev1alpha1.LogicalCluster{}).
+		Complete(mcreconcile.Func(func(ctx context.Context, req mcreconcile.Request) (ctrl.Result, error) {
+			cl, err := mgr.GetCluster(ctx, req.ClusterName)
+			if err != nil {
+				return ctrl.Result{}, nil
+			}
+			fact := map[string]any{"type": "reconcile", "cluster": string(req.ClusterName), "namespace": req.Namespace, "name": req.Name}
+			lc := &kcpcorev1alpha1.LogicalCluster{}
+			if err := cl.GetClient().Get(ctx, req.NamespacedName, lc); err != nil {
+				if !apierrors.IsNotFound(err) {
+					return ctrl.Result{}, err
+				}
+				fact["found"] = false
+				out.send(fact)
+				return ctrl.Result{}, nil
+			}
+			initializers := make([]string, 0, len(lc.Status.Initializers))
+			for _, i := range lc.Status.Initializers {
+				initializers = append(initializers, string(i))
+			}
+			fact["found"] = true
+			fact["resourceVersion"] = lc.ResourceVersion
+			fact["initializers"] = initializers
+			out.send(fact)
+			if !initialize {
+				return ctrl.Result{}, nil
+			}
+			mine := initializerOf(lc, workspaceType)
+			if mine == "" {
+				return ctrl.Result{}, nil
+			}
+			patch := client.MergeFromWithOptions(lc.DeepCopy(), client.MergeFromWithOptimisticLock{})
+			lc.Status.Initializers = slices.DeleteFunc(lc.Status.Initializers, func(i kcpcorev1alpha1.LogicalClusterInitializer) bool {
+				return string(i) == mine
+			})
+			if err := cl.GetClient().Status().Patch(ctx, lc, patch); err != nil {
+				return ctrl.Result{}, err
+			}
+			out.send(map[string]any{"type": "initialized", "cluster": string(req.ClusterName), "initializer": mine})
+			return ctrl.Result{}, nil
+		}))
+}
+
+// initializerOf finds the initializer of a workspace type named `workspaceType` (`<type's cluster>:<name>`).
+func initializerOf(lc *kcpcorev1alpha1.LogicalCluster, workspaceType string) string {
+	for _, i := range lc.Status.Initializers {
+		s := string(i)
+		if len(s) > len(workspaceType) && s[len(s)-len(workspaceType)-1:] == ":"+workspaceType {
+			return s
+		}
+	}
+	return ""
+}
