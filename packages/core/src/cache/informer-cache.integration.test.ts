@@ -290,6 +290,36 @@ describe('InformerCache against the in-memory API server', () => {
     await vi.waitFor(() => expect(env.server.stats().openWatches).toBe(0), WAIT);
   });
 
+  it('a read rides on a leased watch without keeping it; with no watch running, a read keeps its informer for life', async () => {
+    const env = await setup();
+    await createCM(env, 'present');
+    const lease = await env.cache.acquireInformer(CM);
+    await vi.waitFor(() => expect(env.server.stats().openWatches).toBe(1), WAIT);
+    expect((await env.cache.get(CM, { namespace: NS, name: 'present' })).metadata.name).toBe('present');
+    lease.release();
+    await vi.waitFor(() => expect(env.server.stats().openWatches).toBe(0), WAIT);
+
+    expect((await env.cache.get(CM, { namespace: NS, name: 'present' })).metadata.name).toBe('present');
+    await vi.waitFor(() => expect(env.server.stats().openWatches).toBe(1), WAIT);
+    const later = await env.cache.acquireInformer(CM);
+    later.release();
+    await createCM(env, 'after');
+    await vi.waitFor(async () => expect((await env.cache.get(CM, { namespace: NS, name: 'after' })).metadata.name).toBe('after'), WAIT);
+    expect(env.server.stats().openWatches).toBe(1);
+  });
+
+  it('a read whose watch ends before the informer synced starts an informer of its own', async () => {
+    const env = await setup();
+    await createCM(env, 'present');
+    env.server.faults.setLatency(300);
+    const lease = await env.cache.acquireInformer(CM);
+    const read = env.cache.get(CM, { namespace: NS, name: 'present' });
+    lease.release();
+    expect((await read).metadata.name).toBe('present');
+    env.server.faults.setLatency(0);
+    await vi.waitFor(() => expect(env.server.stats().openWatches).toBe(1), WAIT);
+  });
+
   it('answers field selectors from indexes added before and after objects arrived, and NotFound like the API', async () => {
     const env = await setup();
     await env.cache.indexField(CM, 'data.owner', (o) => [String((o['data'] as Record<string, string> | undefined)?.['owner'] ?? '')]);

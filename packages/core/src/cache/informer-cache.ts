@@ -2,9 +2,10 @@
  * `InformerCache`: the Cache of one cluster. It keeps one shared informer per (kind, metadata-only) and answers
  * `get`/`list` from their stores, with label selectors, namespaces and field selectors served by indexes.
  *
- * Informers come in two lifetimes: `getInformer` (and reads) keep one for the cache's whole life, as
- * controller-runtime does; `acquireInformer` leases one, and the informer stops and is dropped once the last lease is
- * released and nothing holds it for life, so per-cluster controllers that come and go do not leak watches.
+ * Informers come in two lifetimes: `getInformer` (and a read that finds no running watch) keeps one for the cache's
+ * whole life, as controller-runtime does; `acquireInformer` leases one, and the informer stops and is dropped once the
+ * last lease is released and nothing holds it for life, so per-cluster controllers that come and go (and clusters
+ * that move to another shard) do not leak watches. A read of a leased kind uses the lease's informer.
  */
 import { ApiError } from '../client/errors.js';
 import type { ListOptions, ObjectList, RequestOptions, ResourceMapping, RESTMapper } from '../client/types.js';
@@ -264,25 +265,30 @@ export class InformerCache implements Cache {
     entry.stop?.abort();
   }
 
-  /** The synced informer and mapping behind a read, started for life if needed. */
+  /**
+   * The synced informer and mapping behind a read. A read rides on an informer a watch already leases without keeping
+   * it alive past that watch (so a cluster whose controllers let go of it, e.g. one that moved to another shard, keeps
+   * no watch behind); with no lease, the read starts the informer and keeps it for the cache's life. When the watch
+   * that ran the informer ends during the read, the read starts one of its own.
+   */
   private async readable(kind: ObjectKind, options: ReadOptions): Promise<{ informer: SharedInformer; mapping: ResourceMapping }> {
     if (this.state === 'new') throw new CacheNotStartedError(kind);
-    const entry = this.entry(kind, options.metadataOnly ?? false);
-    entry.pinned = true;
-    let informer: SharedInformer;
-    try {
-      informer = await abortable(entry.ready, options.signal);
-    } catch (err) {
+    for (;;) {
+      const entry = this.entry(kind, options.metadataOnly ?? false);
+      if (entry.leases === 0) entry.pinned = true;
+      let informer: SharedInformer;
+      try {
+        informer = await abortable(entry.ready, options.signal);
+      } catch (err) {
+        if (options.signal?.aborted) throw new CacheNotSyncedError(kind, { cause: options.signal.reason });
+        throw err;
+      }
+      const synced = entry.dropped ? false : await informer.waitForSyncUnless(refusedList, options.signal);
+      if (synced instanceof Error) throw new CacheNotSyncedError(kind, { refusedBy: synced });
+      if (synced) return { informer, mapping: entry.mapping as ResourceMapping };
       if (options.signal?.aborted) throw new CacheNotSyncedError(kind, { cause: options.signal.reason });
-      throw err;
+      if (!entry.dropped || this.state !== 'started') throw new CacheStoppedError(kind);
     }
-    const synced = await informer.waitForSyncUnless(refusedList, options.signal);
-    if (synced instanceof Error) throw new CacheNotSyncedError(kind, { refusedBy: synced });
-    if (!synced) {
-      if (options.signal?.aborted) throw new CacheNotSyncedError(kind, { cause: options.signal.reason });
-      throw new CacheStoppedError(kind);
-    }
-    return { informer, mapping: entry.mapping as ResourceMapping };
   }
 
   private waitForStart(signal: AbortSignal): Promise<boolean> {
