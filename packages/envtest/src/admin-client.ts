@@ -31,7 +31,7 @@ const fromB64 = (s: string | undefined): string => Buffer.from(s ?? '', 'base64'
 
 export interface WatchLine {
   type: string;
-  object: Record<string, any>;
+  object: Record<string, unknown>;
 }
 
 export class AdminClient {
@@ -78,7 +78,7 @@ export class AdminClient {
   }
 
   /** Sends `body` (JSON) and resolves with the parsed answer; rejects with the request error on a non-2xx status. */
-  async send<T = Record<string, any>>(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<T> {
+  async send<T = Record<string, unknown>>(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<T> {
     const res = await this.open(method, path, body === undefined ? undefined : JSON.stringify(body), contentType);
     const chunks: Buffer[] = [];
     try {
@@ -91,7 +91,8 @@ export class AdminClient {
     if (status < 200 || status > 299) {
       let message = text.slice(0, 200);
       try {
-        message = String((JSON.parse(text) as { message?: unknown }).message ?? message);
+        const parsed = JSON.parse(text) as { message?: unknown };
+        if (typeof parsed.message === 'string') message = parsed.message;
       } catch {
         /* not a Status: keep the raw start */
       }
@@ -105,7 +106,7 @@ export class AdminClient {
   }
 
   /** The object, or undefined on 404. */
-  async getOrUndefined<T = Record<string, any>>(path: string): Promise<T | undefined> {
+  async getOrUndefined<T = Record<string, unknown>>(path: string): Promise<T | undefined> {
     try {
       return await this.send<T>('GET', path);
     } catch (err) {
