@@ -9,6 +9,7 @@ import {
 } from './builtin-table-columns.js';
 import type { ResourceType } from './resource-type.js';
 import { ALL_VERBS } from './resource-type.js';
+import { WEBHOOK_CONFIGURATION_RESOURCES } from '../admission/configurations.js';
 import { crdStrategy } from './strategies/crd.js';
 import { namespaceStrategy } from './strategies/namespace.js';
 import { secretStrategy } from './strategies/secret.js';
@@ -130,6 +131,7 @@ export const BUILTIN_RESOURCES: readonly ResourceType[] = [
     strategy: crdStrategy,
     tableColumns: CRD_COLUMNS,
   },
+  ...WEBHOOK_CONFIGURATION_RESOURCES,
 ];
 
 export const CRD_RESOURCE = 'customresourcedefinitions.apiextensions.k8s.io';

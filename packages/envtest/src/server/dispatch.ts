@@ -27,9 +27,8 @@ import { parseListOptions, withNameSelector } from './list-options.js';
 import { queryBool } from './query.js';
 import type { CollectionTarget, ObjectTarget } from './object-target.js';
 import { objectKey, present } from './object-target.js';
+import { admittedCreate, admittedDelete, admittedDeleteCollection, admittedUpdate } from '../admission/admitted-write.js';
 import { objectFromBody } from './ops/body-checks.js';
-import { createObject } from './ops/create.js';
-import { deleteCollection } from './ops/delete-collection.js';
 import { deleteObject } from './ops/delete.js';
 import { patchObject } from './ops/patch.js';
 import { updateObject } from './ops/update.js';
@@ -217,6 +216,8 @@ async function resourceRequest(
   const cluster = collection.cluster ?? '';
   const annotation = state.options.logicalClusters ? cluster : undefined;
   const send = (code: number, obj: Parameters<typeof present>[0]): void => writeJson(res, code, present(obj, type, version, annotation));
+  // Writes go through the admission webhooks registered in this logical cluster (none: the plain synchronous path).
+  const writer = { user, signal: state.requestSignal };
 
   switch (verb) {
     case 'list':
@@ -236,7 +237,7 @@ async function resourceRequest(
     case 'create': {
       const opts = parseWriteParams(req, params, 'CreateOptions');
       const body = decodeObjectBody(req, await readBody(req));
-      const created = createObject(state, { ...collection, cluster }, objectFromBody(collection, body), opts);
+      const created = await admittedCreate(state, { ...collection, cluster }, writer, objectFromBody(collection, body), opts);
       setWarnings(res, opts.warnings);
       return send(201, created);
     }
@@ -244,7 +245,15 @@ async function resourceRequest(
       const opts = parseWriteParams(req, params, 'UpdateOptions');
       const body = decodeObjectBody(req, await readBody(req));
       const target: ObjectTarget = { ...collection, cluster, name: name!, subresource };
-      const result = updateObject(state, target, objectFromBody(collection, body), opts);
+      const obj = objectFromBody(collection, body);
+      const result = await admittedUpdate(
+        state,
+        target,
+        writer,
+        opts,
+        (o) => updateObject(state, target, structuredClone(obj), o),
+        'UpdateOptions',
+      );
       setWarnings(res, opts.warnings);
       return send(result.created ? 201 : 200, result.object);
     }
@@ -252,14 +261,21 @@ async function resourceRequest(
       const opts = parseWriteParams(req, params, 'PatchOptions');
       const body = await readBody(req);
       const target: ObjectTarget = { ...collection, cluster, name: name!, subresource };
-      const result = patchObject(state, target, mediaType(req), body, opts);
+      const result = await admittedUpdate(
+        state,
+        target,
+        writer,
+        opts,
+        (o) => patchObject(state, target, mediaType(req), body, o),
+        'PatchOptions',
+      );
       setWarnings(res, opts.warnings);
       return send(result.created ? 201 : 200, result.object);
     }
     case 'delete': {
       const opts = parseDeleteOptions(params, await readBody(req));
       const target: ObjectTarget = { ...collection, cluster, name: name!, subresource };
-      const result = deleteObject(state, target, opts);
+      const result = await admittedDelete(state, target, writer, opts, (o) => deleteObject(state, target, o));
       if (!result.removed || type.returnDeletedObject) return send(200, result.object);
       const uid = (result.object.metadata as Record<string, unknown>)['uid'];
       return writeJson(res, 200, {
@@ -273,7 +289,7 @@ async function resourceRequest(
     case 'deletecollection': {
       const listOpts = parseListOptions(params, false);
       const opts = parseDeleteOptions(params, await readBody(req));
-      const deleted = deleteCollection(state, { ...collection, cluster }, listOpts, opts);
+      const deleted = await admittedDeleteCollection(state, { ...collection, cluster }, writer, listOpts, opts);
       return writeJson(res, 200, {
         kind: type.listKind,
         apiVersion: groupVersion(type.group, version),

@@ -24,7 +24,8 @@ function optionalString(req: Record<string, unknown>, field: string): void {
 }
 
 function optionalObject(req: Record<string, unknown>, field: string): void {
-  if (req[field] !== undefined && req[field] !== null && !isRecord(req[field])) throw new BadReviewError(`request.${field} must be an object`);
+  if (req[field] !== undefined && req[field] !== null && !isRecord(req[field]))
+    throw new BadReviewError(`request.${field} must be an object`);
 }
 
 /** Parses the body of a review request; throws BadReviewError saying what is wrong. */

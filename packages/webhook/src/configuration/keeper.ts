@@ -6,7 +6,15 @@
  * a new instance, or left behind because this process stops keeps its configuration: only a member the provider no
  * longer knows loses it.
  */
-import { isClusterNotFound, newCluster, silentLogger, type Cluster, type ClusterName, type Logger, type Provider } from '@multicluster-runtime/core';
+import {
+  isClusterNotFound,
+  newCluster,
+  silentLogger,
+  type Cluster,
+  type ClusterName,
+  type Logger,
+  type Provider,
+} from '@multicluster-runtime/core';
 import { clusterPath } from '../cluster/resolve.js';
 import { WebhookConfigurationError, WebhookOptionsError } from '../errors.js';
 import { CaFileWatcher, checkCaBundle, readCaFile } from './ca-bundle.js';

@@ -24,13 +24,16 @@ const API_VERSION = 'admissionregistration.k8s.io/v1';
 function checkSpec(spec: WebhookConfigurationSpec | undefined, which: string): void {
   if (spec === undefined) return;
   if (!spec.name) throw new WebhookOptionsError(`${which}.name is required`);
-  if (!Array.isArray(spec.webhooks) || spec.webhooks.length === 0) throw new WebhookOptionsError(`${which}.webhooks must list at least one webhook`);
+  if (!Array.isArray(spec.webhooks) || spec.webhooks.length === 0)
+    throw new WebhookOptionsError(`${which}.webhooks must list at least one webhook`);
   const names = new Set<string>();
   for (const w of spec.webhooks) {
-    if (!w.name || w.name.split('.').length < 3) throw new WebhookOptionsError(`${which}: webhook name ${JSON.stringify(w.name)} must be fully qualified (e.g. vwidget.example.com)`);
+    if (!w.name || w.name.split('.').length < 3)
+      throw new WebhookOptionsError(`${which}: webhook name ${JSON.stringify(w.name)} must be fully qualified (e.g. vwidget.example.com)`);
     if (names.has(w.name)) throw new WebhookOptionsError(`${which}: webhook name ${w.name} is used twice`);
     names.add(w.name);
-    if (typeof w.path !== 'string' || !w.path.startsWith('/')) throw new WebhookOptionsError(`${which}: webhook ${w.name} needs a path starting with "/"`);
+    if (typeof w.path !== 'string' || !w.path.startsWith('/'))
+      throw new WebhookOptionsError(`${which}: webhook ${w.name} needs a path starting with "/"`);
     if (!Array.isArray(w.rules)) throw new WebhookOptionsError(`${which}: webhook ${w.name} needs rules`);
   }
 }

@@ -49,7 +49,8 @@ function requestObject(ctx: AdmissionContext, field: 'object' | 'oldObject'): Ku
 
 /** A mutating webhook that runs `defaulter.default` on a copy of the object and answers with the JSON patch. */
 export function withDefaulter<T extends KubeObject = KubeObject>(defaulter: Defaulter<T>, options: WebhookOptions = {}): AdmissionWebhook {
-  if (typeof defaulter?.default !== 'function') throw new WebhookOptionsError('withDefaulter needs an object with a default(ctx, obj) method');
+  if (typeof defaulter?.default !== 'function')
+    throw new WebhookOptionsError('withDefaulter needs an object with a default(ctx, obj) method');
   return {
     type: 'mutating',
     options: checkOptions(options),

@@ -78,7 +78,12 @@ export class CertificateWatcher {
     private current: TlsIdentity,
   ) {
     const { certFile, keyFile, clientCAFile } = options.files;
-    this.watch = new FileWatch([certFile, keyFile, ...(clientCAFile ? [clientCAFile] : [])], () => this.readOnce(), options.logger, options.recheckMs);
+    this.watch = new FileWatch(
+      [certFile, keyFile, ...(clientCAFile ? [clientCAFile] : [])],
+      () => this.readOnce(),
+      options.logger,
+      options.recheckMs,
+    );
   }
 
   start(): void {

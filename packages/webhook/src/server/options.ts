@@ -60,7 +60,8 @@ const SOURCES: readonly ClusterSource[] = ['path', 'kcp', 'milo'];
 
 function positive(name: string, v: number | undefined, fallback: number): number {
   if (v === undefined) return fallback;
-  if (!(typeof v === 'number' && Number.isFinite(v) && v > 0)) throw new WebhookOptionsError(`${name} must be a positive number, got ${String(v)}`);
+  if (!(typeof v === 'number' && Number.isFinite(v) && v > 0))
+    throw new WebhookOptionsError(`${name} must be a positive number, got ${String(v)}`);
   return v;
 }
 
@@ -71,14 +72,16 @@ export function resolveServerOptions(o: WebhookServerOptions): ResolvedServerOpt
   if (o.clientCAFile !== undefined && (typeof o.clientCAFile !== 'string' || o.clientCAFile === ''))
     throw new WebhookOptionsError('clientCAFile must be a file path');
   const port = o.port ?? 9443;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new WebhookOptionsError(`port must be an integer in 0..65535, got ${String(port)}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new WebhookOptionsError(`port must be an integer in 0..65535, got ${String(port)}`);
   const tlsMinVersion = o.tlsMinVersion ?? 'TLSv1.2';
   if (tlsMinVersion !== 'TLSv1.2' && tlsMinVersion !== 'TLSv1.3')
     throw new WebhookOptionsError(`tlsMinVersion must be "TLSv1.2" or "TLSv1.3", got ${JSON.stringify(tlsMinVersion)}`);
   const sources = o.clusterSources ?? ['path'];
   if (!Array.isArray(sources)) throw new WebhookOptionsError('clusterSources must be a list');
   for (const s of sources)
-    if (!SOURCES.includes(s)) throw new WebhookOptionsError(`clusterSources: unknown source ${JSON.stringify(s)} (known: ${SOURCES.join(', ')})`);
+    if (!SOURCES.includes(s))
+      throw new WebhookOptionsError(`clusterSources: unknown source ${JSON.stringify(s)} (known: ${SOURCES.join(', ')})`);
   const unknownCluster = o.unknownCluster ?? 'deny';
   if (unknownCluster !== 'deny' && unknownCluster !== 'error')
     throw new WebhookOptionsError(`unknownCluster must be "deny" or "error", got ${JSON.stringify(unknownCluster)}`);

@@ -40,7 +40,8 @@ function checkResult(r: unknown): AdmissionResult {
   if (!r || typeof r !== 'object' || typeof (r as AdmissionResult).allowed !== 'boolean')
     throw new TypeError('the handler returned no AdmissionResult ({ allowed: boolean, … })');
   const res = r as AdmissionResult;
-  if (res.patch !== undefined && !Array.isArray(res.patch)) throw new TypeError('the handler returned a patch that is not a list of operations');
+  if (res.patch !== undefined && !Array.isArray(res.patch))
+    throw new TypeError('the handler returned a patch that is not a list of operations');
   if (res.warnings !== undefined && (!Array.isArray(res.warnings) || res.warnings.some((w) => typeof w !== 'string')))
     throw new TypeError('the handler returned warnings that are not strings');
   return res;
@@ -65,15 +66,17 @@ function toResponse(uid: string, r: AdmissionResult): AdmissionResponse {
 export async function runReview(input: ReviewInput): Promise<ReviewOutcome> {
   const { request, name } = input;
   const controller = new AbortController();
-  const onStop = (): void => controller.abort(input.stop.reason);
-  input.stop.addEventListener('abort', onStop, { once: true });
   let timer: NodeJS.Timeout | undefined;
+  let onStop = (): void => {};
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const err = new HandlerTimeout(`did not answer within ${input.timeoutMs} ms`);
+    const giveUp = (err: Error): void => {
       controller.abort(err);
       reject(err);
-    }, input.timeoutMs);
+    };
+    timer = setTimeout(() => giveUp(new HandlerTimeout(`did not answer within ${input.timeoutMs} ms`)), input.timeoutMs);
+    onStop = () => giveUp(new HandlerTimeout('the webhook server stopped before the handler answered'));
+    if (input.stop.aborted) onStop();
+    else input.stop.addEventListener('abort', onStop, { once: true });
   });
   const ctx: AdmissionContext = {
     request,
@@ -93,7 +96,11 @@ export async function runReview(input: ReviewInput): Promise<ReviewOutcome> {
     const failOpen = input.webhook.options.failurePolicy === 'Ignore';
     const response: AdmissionResponse = failOpen
       ? { uid: request.uid, allowed: true, warnings: [`admission webhook ${JSON.stringify(name)} failed and was ignored: ${why}`] }
-      : { uid: request.uid, allowed: false, status: { status: 'Failure', code: 500, reason: 'InternalError', message: `webhook ${JSON.stringify(name)} failed: ${why}` } };
+      : {
+          uid: request.uid,
+          allowed: false,
+          status: { status: 'Failure', code: 500, reason: 'InternalError', message: `webhook ${JSON.stringify(name)} failed: ${why}` },
+        };
     return { response, result: 'error', failure };
   } finally {
     clearTimeout(timer);

@@ -9,7 +9,13 @@ import { certFiles, fixedClusters, review, send, type CertFiles } from './https.
 import { WebhookServer } from './webhook-server.js';
 import type { WebhookServerOptions } from './options.js';
 
-type Response = { uid: string; allowed: boolean; status?: { code: number; message: string; reason?: string }; patch?: string; warnings?: string[] };
+type Response = {
+  uid: string;
+  allowed: boolean;
+  status?: { code: number; message: string; reason?: string };
+  patch?: string;
+  warnings?: string[];
+};
 
 let certs: CertFiles;
 beforeAll(async () => (certs = await certFiles()));
@@ -18,7 +24,14 @@ afterAll(() => certs.cleanup());
 async function serve(options: Partial<WebhookServerOptions> = {}, members = ['alpha', 'beta']) {
   const registry = new Registry();
   const clusters = fixedClusters(...members);
-  const server = new WebhookServer(clusters, { certFile: certs.certFile, keyFile: certs.keyFile, host: '127.0.0.1', port: 0, registry, ...options });
+  const server = new WebhookServer(clusters, {
+    certFile: certs.certFile,
+    keyFile: certs.keyFile,
+    host: '127.0.0.1',
+    port: 0,
+    registry,
+    ...options,
+  });
   const stop = new AbortController();
   const running = server.start(stop.signal);
   expect(await server.waitForReady(AbortSignal.timeout(20_000))).toBe(true);
@@ -48,8 +61,11 @@ async function serve(options: Partial<WebhookServerOptions> = {}, members = ['al
 
 const widgetValidator = withValidator<KubeObject & { data?: Record<string, string> }>({
   validateCreate: (ctx, obj) =>
-    obj.data?.['size'] === 'huge' ? denied(`size "huge" is not allowed in cluster ${ctx.clusterName}`) : allowed(obj.data?.['size'] ? [] : ['no size given']),
-  validateUpdate: (_ctx, oldObj, newObj) => (oldObj.data?.['size'] !== newObj.data?.['size'] ? denied('size is immutable', { code: 422 }) : undefined),
+    obj.data?.['size'] === 'huge'
+      ? denied(`size "huge" is not allowed in cluster ${ctx.clusterName}`)
+      : allowed(obj.data?.['size'] ? [] : ['no size given']),
+  validateUpdate: (_ctx, oldObj, newObj) =>
+    oldObj.data?.['size'] !== newObj.data?.['size'] ? denied('size is immutable', { code: 422 }) : undefined,
   validateDelete: (_ctx, obj) => (obj.metadata.labels?.['protected'] ? denied('protected') : undefined),
 });
 
@@ -94,7 +110,12 @@ describe('webhook server: handlers', () => {
           },
         }),
       );
-      const object = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'default' }, data: { drop: 'x', keep: 'y' } };
+      const object = {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'cm', namespace: 'default' },
+        data: { drop: 'x', keep: 'y' },
+      };
       const res = await s.admit('/clusters/beta/default', review({ object }));
       expect(res.allowed).toBe(true);
       expect(res).toMatchObject({ patchType: 'JSONPatch' });
@@ -136,13 +157,25 @@ describe('webhook server: handlers', () => {
             ),
         ),
       );
-      s.server.register('/garbage', withHandler(() => 'yes' as never));
+      s.server.register(
+        '/garbage',
+        withHandler(() => 'yes' as never),
+      );
       const closed = await s.admit('/clusters/alpha/closed', review());
-      expect(closed).toMatchObject({ allowed: false, status: { code: 500, reason: 'InternalError', message: 'webhook "/closed" failed: database unreachable' } });
+      expect(closed).toMatchObject({
+        allowed: false,
+        status: { code: 500, reason: 'InternalError', message: 'webhook "/closed" failed: database unreachable' },
+      });
       const open = await s.admit('/clusters/alpha/open', review());
-      expect(open).toMatchObject({ allowed: true, warnings: ['admission webhook "open-hook" failed and was ignored: database unreachable'] });
+      expect(open).toMatchObject({
+        allowed: true,
+        warnings: ['admission webhook "open-hook" failed and was ignored: database unreachable'],
+      });
       const slow = await s.admit('/clusters/alpha/slow', review());
-      expect(slow).toMatchObject({ allowed: false, status: { code: 500, message: 'webhook "/slow" failed: did not answer within 300 ms' } });
+      expect(slow).toMatchObject({
+        allowed: false,
+        status: { code: 500, message: 'webhook "/slow" failed: did not answer within 300 ms' },
+      });
       expect(String(aborted)).toContain('did not answer within 300 ms');
       const garbage = await s.admit('/clusters/alpha/garbage', review());
       expect(garbage.status?.message).toContain('returned no AdmissionResult');
@@ -159,7 +192,10 @@ describe('webhook server: handlers', () => {
   test("the API server's ?timeout= shortens the handler's deadline so the answer arrives in time", async () => {
     const s = await serve({ timeoutMs: 60_000 });
     try {
-      s.server.register('/slow', withHandler((ctx) => new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve({ allowed: true })))));
+      s.server.register(
+        '/slow',
+        withHandler((ctx) => new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve({ allowed: true })))),
+      );
       const t0 = performance.now();
       const res = await s.admit('/clusters/alpha/slow?timeout=1s', review());
       expect(res.status?.message).toContain('did not answer within 900 ms');
@@ -179,9 +215,15 @@ describe('webhook server: cluster resolution', () => {
     try {
       s.server.register('/echo', echo);
       plain.server.register('/echo', echo);
-      const kcpObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', annotations: { [KCP_CLUSTER_ANNOTATION]: 'root:org:ws' } } };
+      const kcpObject = {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'cm', annotations: { [KCP_CLUSTER_ANNOTATION]: 'root:org:ws' } },
+      };
       expect((await s.admit('/echo', review({ object: kcpObject }))).status?.message).toBe('cluster=root:org:ws');
-      expect((await s.admit('/echo', review({ operation: 'DELETE', object: null, oldObject: kcpObject }))).status?.message).toBe('cluster=root:org:ws');
+      expect((await s.admit('/echo', review({ operation: 'DELETE', object: null, oldObject: kcpObject }))).status?.message).toBe(
+        'cluster=root:org:ws',
+      );
       const miloUser = { username: 'u', extra: { [MILO_PARENT_TYPE_EXTRA]: ['Project'], [MILO_PARENT_NAME_EXTRA]: ['proj-1'] } };
       expect((await s.admit('/echo', review({ userInfo: miloUser }))).status?.message).toBe('cluster=proj-1');
       const orgUser = { username: 'u', extra: { [MILO_PARENT_TYPE_EXTRA]: ['Organization'], [MILO_PARENT_NAME_EXTRA]: ['org'] } };
@@ -201,7 +243,9 @@ describe('webhook server: cluster resolution', () => {
     const s = await serve({ clusterName: (source, v) => (source === 'path' ? `kubeconfig#${v}` : v) }, ['kubeconfig#ns/name']);
     try {
       s.server.register('/echo', echo);
-      expect((await s.admit(`/clusters/${encodeURIComponent('ns/name')}/echo`, review())).status?.message).toBe('cluster=kubeconfig#ns/name');
+      expect((await s.admit(`/clusters/${encodeURIComponent('ns/name')}/echo`, review())).status?.message).toBe(
+        'cluster=kubeconfig#ns/name',
+      );
     } finally {
       await s.close();
     }
@@ -229,17 +273,47 @@ describe('webhook server: bad input gets a clean HTTP answer', () => {
       const cases: [string, () => Promise<{ status: number; text: string }>, number, RegExp][] = [
         ['not JSON', () => s.post('/clusters/alpha/validate', '{"apiVersion":'), 400, /not JSON/],
         ['JSON array', () => s.post('/clusters/alpha/validate', '[]'), 400, /not a JSON object/],
-        ['v1beta1', () => s.post('/clusters/alpha/validate', { ...review(), apiVersion: 'admission.k8s.io/v1beta1' }), 400, /unsupported AdmissionReview apiVersion "admission.k8s.io\/v1beta1"/],
-        ['no request', () => s.post('/clusters/alpha/validate', { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview' }), 400, /has no request/],
+        [
+          'v1beta1',
+          () => s.post('/clusters/alpha/validate', { ...review(), apiVersion: 'admission.k8s.io/v1beta1' }),
+          400,
+          /unsupported AdmissionReview apiVersion "admission.k8s.io\/v1beta1"/,
+        ],
+        [
+          'no request',
+          () => s.post('/clusters/alpha/validate', { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview' }),
+          400,
+          /has no request/,
+        ],
         ['no uid', () => s.post('/clusters/alpha/validate', review({ uid: '' })), 400, /uid is missing/],
-        ['bad operation', () => s.post('/clusters/alpha/validate', review({ operation: 'PATCH' as never })), 400, /operation must be one of/],
-        ['bad extra', () => s.post('/clusters/alpha/validate', review({ userInfo: { extra: { k: 'v' as never } } })), 400, /must be a list of strings/],
+        [
+          'bad operation',
+          () => s.post('/clusters/alpha/validate', review({ operation: 'PATCH' as never })),
+          400,
+          /operation must be one of/,
+        ],
+        [
+          'bad extra',
+          () => s.post('/clusters/alpha/validate', review({ userInfo: { extra: { k: 'v' as never } } })),
+          400,
+          /must be a list of strings/,
+        ],
         ['oversized', () => s.post('/clusters/alpha/validate', 'x'.repeat(200 * 1024)), 413, /larger than the limit of 65536 bytes/],
-        ['oversized chunked', () => s.post('/clusters/alpha/validate', 'x'.repeat(200 * 1024), { chunked: true }), 413, /larger than the limit/],
+        [
+          'oversized chunked',
+          () => s.post('/clusters/alpha/validate', 'x'.repeat(200 * 1024), { chunked: true }),
+          413,
+          /larger than the limit/,
+        ],
         ['unknown path', () => s.post('/clusters/alpha/nope', review()), 404, /no webhook is served on \/nope/],
         ['bad cluster segment', () => s.post('/clusters/%E0%A4%A/validate', review()), 400, /not valid percent-encoding/],
         ['GET', () => s.post('/clusters/alpha/validate', undefined, { method: 'GET' }), 405, /POSTed/],
-        ['text/plain', () => s.post('/clusters/alpha/validate', review(), { headers: { 'Content-Type': 'text/plain' } }), 415, /application\/json/],
+        [
+          'text/plain',
+          () => s.post('/clusters/alpha/validate', review(), { headers: { 'Content-Type': 'text/plain' } }),
+          415,
+          /application\/json/,
+        ],
       ];
       for (const [what, answer, status, message] of cases) {
         const res = await answer();

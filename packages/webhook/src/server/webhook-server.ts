@@ -178,6 +178,8 @@ export class WebhookServer {
       if (await Promise.race([drained.then(() => false), late])) {
         this.log.warn('reviews still in flight at the shutdown deadline; answering them now', { reviews: this.inFlight });
         this.hardStop.abort(new Error('the webhook server is stopping'));
+        // Handlers are cut off now; their failurePolicy answers are on their way out.
+        await drained;
       }
       clearTimeout(timer);
     }
@@ -187,7 +189,14 @@ export class WebhookServer {
     this.log.info('webhook server stopped');
   }
 
-  private reject(res: ServerResponse, webhook: string, reason: RejectReason, code: number, message: string, headers?: Record<string, string>): void {
+  private reject(
+    res: ServerResponse,
+    webhook: string,
+    reason: RejectReason,
+    code: number,
+    message: string,
+    headers?: Record<string, string>,
+  ): void {
     this.metrics.rejectedRequest(webhook, reason);
     writeError(res, code, message, this.stopping || code === 413, headers);
   }
@@ -203,7 +212,8 @@ export class WebhookServer {
       if (!hook) return this.reject(res, '', 'not_found', 404, `no webhook is served on ${split.path}`);
       if (req.method !== 'POST') return this.reject(res, hook.name, 'bad_request', 405, 'admission reviews are POSTed', { Allow: 'POST' });
       const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-      if (type !== 'application/json') return this.reject(res, hook.name, 'bad_request', 415, `expected Content-Type application/json, got ${JSON.stringify(type)}`);
+      if (type !== 'application/json')
+        return this.reject(res, hook.name, 'bad_request', 415, `expected Content-Type application/json, got ${JSON.stringify(type)}`);
       await this.review(req, res, url, split.cluster, hook);
     } catch (err) {
       if (err instanceof BadReviewError)
@@ -213,7 +223,13 @@ export class WebhookServer {
     }
   }
 
-  private async review(req: IncomingMessage, res: ServerResponse, url: URL, pathCluster: string | undefined, hook: Registered): Promise<void> {
+  private async review(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    pathCluster: string | undefined,
+    hook: Registered,
+  ): Promise<void> {
     const started = performance.now();
     this.inFlight++;
     this.metrics.reviewStarted(hook.name);
@@ -230,10 +246,17 @@ export class WebhookServer {
       const resolved = resolveCluster(request, pathCluster, this.options.clusterSources, this.options.clusterName);
       if ('conflict' in resolved) {
         this.metrics.rejectedRequest(hook.name, 'cluster_conflict');
-        return answer({ uid: request.uid, allowed: false, status: { status: 'Failure', code: 403, reason: 'Forbidden', message: resolved.conflict } });
+        return answer({
+          uid: request.uid,
+          allowed: false,
+          status: { status: 'Failure', code: 403, reason: 'Forbidden', message: resolved.conflict },
+        });
       }
       const log = this.log.with({ webhook: hook.name, cluster: resolved.cluster });
-      const timeoutMs = Math.min(hook.webhook.options.timeoutMs ?? this.options.timeoutMs, (apiServerTimeoutMs(url.searchParams) ?? Infinity) * 0.9);
+      const timeoutMs = Math.min(
+        hook.webhook.options.timeoutMs ?? this.options.timeoutMs,
+        (apiServerTimeoutMs(url.searchParams) ?? Infinity) * 0.9,
+      );
       let cluster: Cluster;
       try {
         cluster = await this.lookup(resolved.cluster, AbortSignal.any([this.hardStop.signal, AbortSignal.timeout(timeoutMs)]));
