@@ -37,6 +37,7 @@ export {
   MILO_PARENT_NAME_EXTRA,
   MILO_PARENT_TYPE_EXTRA,
   clusterPath,
+  clusterSegment,
 } from './cluster/resolve.js';
 
 export type { WebhookServerOptions } from './server/options.js';

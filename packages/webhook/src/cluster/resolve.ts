@@ -19,25 +19,49 @@ export const MILO_PARENT_TYPE_EXTRA = 'iam.miloapis.com/parent-type';
 export const MILO_PARENT_API_GROUP_EXTRA = 'iam.miloapis.com/parent-api-group';
 const MILO_PROJECT_GROUP = 'resourcemanager.miloapis.com';
 
-/** The URL path under which a member reaches `webhookPath` (names are percent-encoded into one segment). */
+/** Names that travel in a URL path as they are: no character any HTTP client rewrites (`/`, `%`, `#`, `?`, dot segments). */
+const PLAIN_SEGMENT = /^[A-Za-z0-9_:+=@,-][A-Za-z0-9._:+=@,-]*$/;
+/** Marks a base64url-encoded name; plain names never start with it. */
+const ENCODED_PREFIX = '~';
+
+/**
+ * The path segment naming a member. Plain names are used as they are; any other name (kubeconfig paths, `ns/name`)
+ * is base64url-encoded behind `~`, because kube-apiserver's webhook client decodes `%2F` and cleans the path, so
+ * percent-encoding a `/` does not survive the trip.
+ */
+export function clusterSegment(cluster: string): string {
+  return PLAIN_SEGMENT.test(cluster) ? cluster : ENCODED_PREFIX + Buffer.from(cluster, 'utf8').toString('base64url');
+}
+
+/** The URL path under which a member reaches `webhookPath`. */
 export function clusterPath(cluster: string, webhookPath: string): string {
-  return `${CLUSTER_PATH_PREFIX}${encodeURIComponent(cluster)}${webhookPath}`;
+  return `${CLUSTER_PATH_PREFIX}${clusterSegment(cluster)}${webhookPath}`;
 }
 
 export type SplitPath = { cluster: string | undefined; path: string } | { invalid: string };
 
-/** Splits `/clusters/<name>/rest` into the member and the webhook path; other paths have no member. */
+function decodeSegment(segment: string): string | undefined {
+  if (segment.startsWith(ENCODED_PREFIX)) {
+    const b64 = segment.slice(ENCODED_PREFIX.length);
+    if (!/^[A-Za-z0-9_-]+$/.test(b64)) return undefined;
+    const name = Buffer.from(b64, 'base64url').toString('utf8');
+    return Buffer.from(name, 'utf8').toString('base64url') === b64 ? name : undefined;
+  }
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Splits `/clusters/<segment>/rest` into the member and the webhook path; other paths have no member. */
 export function splitClusterPath(pathname: string): SplitPath {
   if (!pathname.startsWith(CLUSTER_PATH_PREFIX)) return { cluster: undefined, path: pathname };
   const rest = pathname.slice(CLUSTER_PATH_PREFIX.length);
   const slash = rest.indexOf('/');
-  const encoded = slash < 0 ? rest : rest.slice(0, slash);
-  let cluster: string;
-  try {
-    cluster = decodeURIComponent(encoded);
-  } catch {
-    return { invalid: `the cluster segment ${JSON.stringify(encoded)} is not valid percent-encoding` };
-  }
+  const segment = slash < 0 ? rest : rest.slice(0, slash);
+  const cluster = decodeSegment(segment);
+  if (cluster === undefined) return { invalid: `the cluster segment ${JSON.stringify(segment)} is not a valid cluster name encoding` };
   if (cluster === '') return { invalid: 'the cluster segment of the path is empty' };
   return { cluster, path: slash < 0 ? '/' : rest.slice(slash) };
 }

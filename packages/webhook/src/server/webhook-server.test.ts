@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { KubeObject } from '@multicluster-runtime/core';
 import { allowed, denied } from '../handlers/result.js';
 import { withDefaulter, withHandler, withValidator } from '../handlers/webhooks.js';
-import { KCP_CLUSTER_ANNOTATION, MILO_PARENT_NAME_EXTRA, MILO_PARENT_TYPE_EXTRA } from '../cluster/resolve.js';
+import { KCP_CLUSTER_ANNOTATION, MILO_PARENT_NAME_EXTRA, MILO_PARENT_TYPE_EXTRA, clusterPath } from '../cluster/resolve.js';
 import { certFiles, fixedClusters, review, send, type CertFiles } from './https.test-util.js';
 import { WebhookServer } from './webhook-server.js';
 import type { WebhookServerOptions } from './options.js';
@@ -239,7 +239,7 @@ describe('webhook server: cluster resolution', () => {
     }
   });
 
-  test('member names with slashes travel percent-encoded; clusterName maps found names into the fleet', async () => {
+  test('member names with slashes travel base64url-encoded; clusterName maps found names into the fleet', async () => {
     const s = await serve({ clusterName: (source, v) => (source === 'path' ? `kubeconfig#${v}` : v) }, ['kubeconfig#ns/name']);
     try {
       s.server.register('/echo', echo);
@@ -306,7 +306,8 @@ describe('webhook server: bad input gets a clean HTTP answer', () => {
           /larger than the limit/,
         ],
         ['unknown path', () => s.post('/clusters/alpha/nope', review()), 404, /no webhook is served on \/nope/],
-        ['bad cluster segment', () => s.post('/clusters/%E0%A4%A/validate', review()), 400, /not valid percent-encoding/],
+        ['bad cluster segment', () => s.post('/clusters/%E0%A4%A/validate', review()), 400, /not a valid cluster name encoding/],
+        ['bad base64 segment', () => s.post('/clusters/~a!b/validate', review()), 400, /not a valid cluster name encoding/],
         ['GET', () => s.post('/clusters/alpha/validate', undefined, { method: 'GET' }), 405, /POSTed/],
         [
           'text/plain',
