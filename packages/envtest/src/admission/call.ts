@@ -100,7 +100,7 @@ export async function callWebhook(
     allowed: res['allowed'] === true,
     warnings: Array.isArray(res['warnings']) ? res['warnings'].filter((w): w is string => typeof w === 'string') : [],
   };
-  if (res['status'] && typeof res['status'] === 'object') verdict.status = res['status'] as WebhookVerdict['status'];
+  if (res['status'] && typeof res['status'] === 'object') verdict.status = res['status'];
   const patch = res['patch'];
   if (typeof patch === 'string' && patch !== '') {
     if (!mutating) throw invalid('validating webhooks may not return patches');

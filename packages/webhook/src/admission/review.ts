@@ -68,7 +68,7 @@ export function parseAdmissionReview(body: Buffer): AdmissionRequest {
       if (!Array.isArray(v) || v.some((s) => typeof s !== 'string'))
         throw new BadReviewError(`request.userInfo.extra[${JSON.stringify(k)}] must be a list of strings`);
   }
-  return { ...(req as unknown as AdmissionRequest), userInfo: userInfo as AdmissionRequest['userInfo'] };
+  return { ...(req as unknown as AdmissionRequest), userInfo };
 }
 
 /** The answer envelope: the same apiVersion and kind as the request, as the API server requires. */

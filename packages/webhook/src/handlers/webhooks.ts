@@ -82,7 +82,7 @@ export function withValidator<T extends KubeObject = KubeObject>(validator: Vali
           );
         case 'DELETE':
           return fromValidation(await validator.validateDelete?.(ctx, requestObject(ctx, 'oldObject') as T));
-        default:
+        case 'CONNECT':
           return { allowed: true };
       }
     },

@@ -142,9 +142,9 @@ export class WebhookMetrics {
 
   private note(cluster: string, metric: Removable, labels: Labels): void {
     let metrics = this.byCluster.get(cluster);
-    if (!metrics) this.byCluster.set(cluster, (metrics = new Map()));
+    if (!metrics) this.byCluster.set(cluster, (metrics = new Map<Removable, Map<string, Labels>>()));
     let series = metrics.get(metric);
-    if (!series) metrics.set(metric, (series = new Map()));
+    if (!series) metrics.set(metric, (series = new Map<string, Labels>()));
     series.set(JSON.stringify(labels), labels);
   }
 }

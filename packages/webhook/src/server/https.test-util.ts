@@ -1,6 +1,6 @@
 /** Test helpers: serving certificates on disk, and raw HTTPS requests to the webhook server. */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { Agent, request } from 'node:https';
+import { request, type Agent } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';

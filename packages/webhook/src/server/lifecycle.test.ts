@@ -1,6 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { rename, writeFile } from 'node:fs/promises';
 import { Agent, request } from 'node:https';
+import type { TLSSocket } from 'node:tls';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { issueServerCertificate } from '@multicluster-runtime/envtest';
 import { withHandler } from '../handlers/webhooks.js';
@@ -21,7 +22,7 @@ function start(server: WebhookServer) {
 function servedSerial(url: string, ca: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const req = request(url + '/healthz', { ca, agent: false }, (res) => {
-      const cert = (res.socket as import('node:tls').TLSSocket).getPeerX509Certificate();
+      const cert = (res.socket as TLSSocket).getPeerX509Certificate();
       res.resume();
       res.on('end', () => resolve(cert!.serialNumber));
     });

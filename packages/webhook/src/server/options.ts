@@ -77,10 +77,10 @@ export function resolveServerOptions(o: WebhookServerOptions): ResolvedServerOpt
   const tlsMinVersion = o.tlsMinVersion ?? 'TLSv1.2';
   if (tlsMinVersion !== 'TLSv1.2' && tlsMinVersion !== 'TLSv1.3')
     throw new WebhookOptionsError(`tlsMinVersion must be "TLSv1.2" or "TLSv1.3", got ${JSON.stringify(tlsMinVersion)}`);
-  const sources = o.clusterSources ?? ['path'];
+  const sources: readonly unknown[] = o.clusterSources ?? ['path'];
   if (!Array.isArray(sources)) throw new WebhookOptionsError('clusterSources must be a list');
   for (const s of sources)
-    if (!SOURCES.includes(s))
+    if (!SOURCES.includes(s as ClusterSource))
       throw new WebhookOptionsError(`clusterSources: unknown source ${JSON.stringify(s)} (known: ${SOURCES.join(', ')})`);
   const unknownCluster = o.unknownCluster ?? 'deny';
   if (unknownCluster !== 'deny' && unknownCluster !== 'error')
@@ -96,7 +96,7 @@ export function resolveServerOptions(o: WebhookServerOptions): ResolvedServerOpt
     tlsMinVersion,
     maxBodyBytes: positive('maxBodyBytes', o.maxBodyBytes, 7 * 1024 * 1024),
     timeoutMs,
-    clusterSources: new Set(sources),
+    clusterSources: new Set(sources as ClusterSource[]),
     clusterName: o.clusterName ?? ((_source, value) => value),
     unknownCluster,
     shutdownTimeoutMs: positive('shutdownTimeoutMs', o.shutdownTimeoutMs, timeoutMs + 5_000),

@@ -127,7 +127,7 @@ describe('webhook server: handlers', () => {
         data: { keep: 'y', size: 'medium', 'cluster/name': 'beta' },
       });
       // Nothing to change: no patch at all. DELETE: allowed without calling the defaulter.
-      const unchanged = await s.admit('/clusters/beta/default', review({ object: patched as KubeObject }));
+      const unchanged = await s.admit('/clusters/beta/default', review({ object: patched }));
       expect(unchanged).toEqual({ uid: unchanged.uid, allowed: true });
       const del = await s.admit('/clusters/beta/default', review({ operation: 'DELETE', object: null, oldObject: object }));
       expect(del).toEqual({ uid: del.uid, allowed: true });
@@ -243,6 +243,10 @@ describe('webhook server: cluster resolution', () => {
     const s = await serve({ clusterName: (source, v) => (source === 'path' ? `kubeconfig#${v}` : v) }, ['kubeconfig#ns/name']);
     try {
       s.server.register('/echo', echo);
+      expect(clusterPath('ns/name', '/echo')).toBe('/clusters/~bnMvbmFtZQ/echo');
+      expect(clusterPath('root:org:ws', '/echo')).toBe('/clusters/root:org:ws/echo');
+      expect((await s.admit(clusterPath('ns/name', '/echo'), review())).status?.message).toBe('cluster=kubeconfig#ns/name');
+      // Percent-encoding is understood too (for clients that keep it).
       expect((await s.admit(`/clusters/${encodeURIComponent('ns/name')}/echo`, review())).status?.message).toBe(
         'cluster=kubeconfig#ns/name',
       );
