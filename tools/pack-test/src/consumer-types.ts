@@ -95,6 +95,17 @@ export const projects: ProviderRunnable = new MiloProvider({ mode, internalAddre
 // @ts-expect-error the mode is 'project' or 'projectControlPlane'
 export const wrong = new MiloProvider({ mode: 'organization' });
 `,
+  webhook: `
+import { newManager } from '@multicluster-runtime/core';
+import { KubeConfig } from '@kubernetes/client-node';
+import { WebhookServer, denied, withValidator, type AdmissionWebhook } from '@multicluster-runtime/webhook';
+
+const mgr = newManager(new KubeConfig());
+export const server = new WebhookServer(mgr, { certFile: 'tls.crt', keyFile: 'tls.key', clusterSources: ['path', 'kcp'] });
+export const hook: AdmissionWebhook = withValidator({ validateCreate: (ctx) => denied(\`not in \${ctx.clusterName}\`) });
+// @ts-expect-error cluster sources are 'path', 'kcp' or 'milo'
+export const wrong = new WebhookServer(mgr, { certFile: 'c', keyFile: 'k', clusterSources: ['dns'] });
+`,
   'provider-multi': `
 import type { Provider, ProviderRunnable } from '@multicluster-runtime/core';
 import { MultiProvider } from '@multicluster-runtime/provider-multi';

@@ -54,6 +54,13 @@ const projects: ConsumerSpec[] = [
     examples: [scenario('packages/provider-kcp-apiexport/README.md')],
   },
   { name: 'core + provider-milo', packages: ['core', 'provider-milo'], examples: [scenario('packages/provider-milo/README.md')] },
+  // Installed alone (with core) it is imported and type-checked; its README example also needs provider-kubeconfig.
+  { name: 'core + webhook', packages: ['core', 'webhook'], examples: [] },
+  {
+    name: 'core + provider-kubeconfig + webhook',
+    packages: ['core', 'provider-kubeconfig', 'webhook'],
+    examples: [scenario('packages/webhook/README.md')],
+  },
   // Its README composes provider-kubeconfig; alone it is imported and type-checked (consumer-provider-multi.ts).
   { name: 'core + provider-multi', packages: ['core', 'provider-multi'], examples: [] },
   {

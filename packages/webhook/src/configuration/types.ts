@@ -9,10 +9,10 @@ export interface LabelSelectorObject {
 }
 
 export interface RuleWithOperations {
-  operations: ('CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT' | '*')[];
-  apiGroups: string[];
-  apiVersions: string[];
-  resources: string[];
+  operations: readonly ('CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT' | '*')[];
+  apiGroups: readonly string[];
+  apiVersions: readonly string[];
+  resources: readonly string[];
   scope?: 'Cluster' | 'Namespaced' | '*';
 }
 
@@ -21,7 +21,7 @@ export interface WebhookSpec {
   name: string;
   /** The server path it is registered on (the keeper prefixes `/clusters/<member>`). */
   path: string;
-  rules: RuleWithOperations[];
+  rules: readonly RuleWithOperations[];
   /** What the API server does when it cannot reach the server. Default 'Fail'. */
   failurePolicy?: 'Fail' | 'Ignore';
   matchPolicy?: 'Exact' | 'Equivalent';
@@ -31,7 +31,7 @@ export interface WebhookSpec {
   sideEffects?: 'None' | 'NoneOnDryRun';
   timeoutSeconds?: number;
   /** Default ['v1']; the server speaks only v1. */
-  admissionReviewVersions?: string[];
+  admissionReviewVersions?: readonly string[];
   /** Mutating webhooks only. */
   reinvocationPolicy?: 'Never' | 'IfNeeded';
   matchConditions?: { name: string; expression: string }[];
@@ -40,5 +40,5 @@ export interface WebhookSpec {
 export interface WebhookConfigurationSpec {
   /** metadata.name of the configuration in every member. */
   name: string;
-  webhooks: WebhookSpec[];
+  webhooks: readonly WebhookSpec[];
 }

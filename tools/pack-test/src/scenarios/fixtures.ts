@@ -3,11 +3,14 @@
  * kubeconfig files and state. `close()` releases everything, whatever a scenario got to.
  */
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { ApiClient, DiscoveryRESTMapper, Transport, isAlreadyExists, type KubeObject } from '@multicluster-runtime/core';
 import {
+  createCertificateAuthority,
+  issueServerCertificate,
   startApiServer,
   startKcpServer,
   startMiloServer,
@@ -105,4 +108,36 @@ export function kubeconfigSecret(namespace: string, name: string, kubeconfig: st
     metadata: { namespace, name, labels: { 'sigs.k8s.io/multicluster-runtime-kubeconfig': 'true' } },
     data: { kubeconfig: Buffer.from(kubeconfig).toString('base64') },
   };
+}
+
+/** A CA and a serving certificate for 127.0.0.1 (webhook examples). */
+export async function servingCertificate(): Promise<{ certPem: string; keyPem: string; caPem: string }> {
+  const ca = await createCertificateAuthority({ commonName: 'example-webhook-ca' });
+  const pair = await issueServerCertificate(ca, { commonName: 'example-webhook' });
+  return { ...pair, caPem: ca.certPem };
+}
+
+/** A TCP port nothing listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Retries `attempt` until it resolves (every 100 ms, for up to `ms`); rethrows its last error after that. */
+export async function until<T>(attempt: () => Promise<T>, ms = 15_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
 }

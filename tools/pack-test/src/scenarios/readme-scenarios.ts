@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { repoRoot } from '../workspace.js';
-import { configMap, ensureNamespace, kubeconfigSecret, type ExampleFixtures } from './fixtures.js';
+import { configMap, ensureNamespace, freePort, kubeconfigSecret, servingCertificate, until, type ExampleFixtures } from './fixtures.js';
 import type { ExampleScenario } from './scenario.js';
 
 const openSchema = { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } };
@@ -207,6 +207,45 @@ export const readmeScenarios: ExampleScenario[] = [
               await createWhenServed(() => kcp.workspaceClient(b).create(db('billing')));
             },
             expect: [logLine({ msg: 'mongodb changed', cluster: b.name, name: 'billing' })],
+          },
+        ],
+      };
+    },
+  },
+  {
+    readme: 'packages/webhook/README.md',
+    packages: ['core', 'provider-kubeconfig', 'webhook'],
+    async prepare(fx) {
+      const h = await host(fx);
+      const [a, b] = await Promise.all([fx.cluster('member-a'), fx.cluster('member-b')]);
+      fx.file('fleet/a.kubeconfig', a.kubeconfig);
+      fx.file('fleet/b.kubeconfig', b.kubeconfig);
+      const tls = await servingCertificate();
+      fx.file('certs/tls.crt', tls.certPem);
+      fx.file('certs/tls.key', tls.keyPem);
+      fx.file('certs/ca.crt', tls.caPem);
+      const port = await freePort();
+      return {
+        cwd: fx.dir,
+        env: { ...h.env, WEBHOOK_PORT: String(port), WEBHOOK_URL: `https://127.0.0.1:${port}` },
+        runsUntilSignalled: true,
+        steps: [
+          { expect: [logLine({ msg: 'webhook server listening' })] },
+          {
+            // Each member got its configurations; a forbidden key is refused in member A, member B defaults `owner`.
+            act: async () => {
+              const kind = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration' };
+              for (const m of [a, b]) await until(() => m.client.get(kind, { name: 'configmaps.example.com' }));
+              const refused = await a.client.create(configMap('default', 'bad', { forbidden: 'x' })).then(
+                () => 'created',
+                (err: unknown) => String(err),
+              );
+              if (!/denied the request: "forbidden" is not allowed in .*fleet\/a\.kubeconfig/.test(refused))
+                throw new Error(`member A should refuse the ConfigMap, got: ${refused}`);
+              const made = (await b.client.create(configMap('default', 'good', { size: 's' }))) as { data?: Record<string, string> };
+              if (made.data?.['owner'] !== 'platform') throw new Error(`member B should default owner, got ${JSON.stringify(made.data)}`);
+            },
+            expect: [logLine({ msg: 'webhook server listening' })],
           },
         ],
       };
