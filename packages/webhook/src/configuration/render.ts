@@ -21,10 +21,15 @@ export type CheckedKeeperOptions = KeeperOptions & { fieldManager: string };
 
 const API_VERSION = 'admissionregistration.k8s.io/v1';
 
+/** Array.isArray without widening a readonly array to any[]. */
+function isList<T>(v: readonly T[] | undefined): v is readonly T[] {
+  return Array.isArray(v);
+}
+
 function checkSpec(spec: WebhookConfigurationSpec | undefined, which: string): void {
   if (spec === undefined) return;
   if (!spec.name) throw new WebhookOptionsError(`${which}.name is required`);
-  if (!Array.isArray(spec.webhooks) || spec.webhooks.length === 0)
+  if (!isList(spec.webhooks) || spec.webhooks.length === 0)
     throw new WebhookOptionsError(`${which}.webhooks must list at least one webhook`);
   const names = new Set<string>();
   for (const w of spec.webhooks) {
@@ -34,7 +39,7 @@ function checkSpec(spec: WebhookConfigurationSpec | undefined, which: string): v
     names.add(w.name);
     if (typeof w.path !== 'string' || !w.path.startsWith('/'))
       throw new WebhookOptionsError(`${which}: webhook ${w.name} needs a path starting with "/"`);
-    if (!Array.isArray(w.rules)) throw new WebhookOptionsError(`${which}: webhook ${w.name} needs rules`);
+    if (!isList(w.rules)) throw new WebhookOptionsError(`${which}: webhook ${w.name} needs rules`);
   }
 }
 
