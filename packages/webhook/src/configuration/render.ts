@@ -81,21 +81,18 @@ function renderWebhook(w: WebhookSpec, caBundle: string, urlFor: (path: string) 
 
 /** The configurations for one member, whose webhooks are reached at `urlFor(path)`. */
 export function buildConfigurations(o: CheckedKeeperOptions, caBundle: string, urlFor: (path: string) => string): KubeObject[] {
-  const out: KubeObject[] = [];
   const labels = { 'app.kubernetes.io/managed-by': o.fieldManager };
-  if (o.validating)
-    out.push({
-      apiVersion: API_VERSION,
-      kind: 'ValidatingWebhookConfiguration',
-      metadata: { name: o.validating.name, labels },
-      webhooks: o.validating.webhooks.map((w) => renderWebhook(w, caBundle, urlFor, false)),
-    });
-  if (o.mutating)
-    out.push({
-      apiVersion: API_VERSION,
-      kind: 'MutatingWebhookConfiguration',
-      metadata: { name: o.mutating.name, labels },
-      webhooks: o.mutating.webhooks.map((w) => renderWebhook(w, caBundle, urlFor, true)),
-    });
+  const out: KubeObject[] = [];
+  for (const [spec, kind, mutating] of [
+    [o.validating, 'ValidatingWebhookConfiguration', false],
+    [o.mutating, 'MutatingWebhookConfiguration', true],
+  ] as const)
+    if (spec)
+      out.push({
+        apiVersion: API_VERSION,
+        kind,
+        metadata: { name: spec.name, labels },
+        webhooks: spec.webhooks.map((w) => renderWebhook(w, caBundle, urlFor, mutating)),
+      });
   return out;
 }

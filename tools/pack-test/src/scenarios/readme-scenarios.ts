@@ -287,14 +287,6 @@ function escape(s: string): string {
 }
 
 /** A CRD's resource is served a moment after the CRD is created (Established); retry the first create until then. */
-async function createWhenServed<T>(create: () => Promise<T>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await create();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+function createWhenServed<T>(create: () => Promise<T>, timeoutMs = 10_000): Promise<T> {
+  return until(create, timeoutMs);
 }
