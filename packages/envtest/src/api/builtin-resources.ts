@@ -9,7 +9,7 @@ import {
 } from './builtin-table-columns.js';
 import type { ResourceType } from './resource-type.js';
 import { ALL_VERBS } from './resource-type.js';
-import { WEBHOOK_CONFIGURATION_RESOURCES } from '../admission/configurations.js';
+import { WEBHOOK_CONFIGURATION_RESOURCES } from './webhook-configurations.js';
 import { crdStrategy } from './strategies/crd.js';
 import { namespaceStrategy } from './strategies/namespace.js';
 import { secretStrategy } from './strategies/secret.js';

@@ -27,7 +27,7 @@ import { parseListOptions, withNameSelector } from './list-options.js';
 import { queryBool } from './query.js';
 import type { CollectionTarget, ObjectTarget } from './object-target.js';
 import { objectKey, present } from './object-target.js';
-import { admittedCreate, admittedDelete, admittedDeleteCollection, admittedUpdate } from '../admission/admitted-write.js';
+import { admittedCreate, admittedDelete, admittedDeleteCollection, admittedUpdate } from './admission/admitted-write.js';
 import { objectFromBody } from './ops/body-checks.js';
 import { deleteObject } from './ops/delete.js';
 import { patchObject } from './ops/patch.js';

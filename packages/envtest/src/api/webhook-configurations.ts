@@ -3,9 +3,9 @@
  * real server fills in and the validation that keeps a configuration callable, so what a client stores reads back
  * as it would from kube-apiserver and a broken one is refused with the same field errors.
  */
-import { FieldError, forbiddenField, invalidValue, notSupported, required } from '../api/field-error.js';
-import type { ResourceStrategy, ResourceType, TableColumn } from '../api/resource-type.js';
-import { ALL_VERBS } from '../api/resource-type.js';
+import { FieldError, forbiddenField, invalidValue, notSupported, required } from './field-error.js';
+import type { ResourceStrategy, ResourceType, TableColumn } from './resource-type.js';
+import { ALL_VERBS } from './resource-type.js';
 import type { StoredObject } from '../storage/types.js';
 
 export const ADMISSION_GROUP = 'admissionregistration.k8s.io';

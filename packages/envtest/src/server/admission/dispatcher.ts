@@ -5,13 +5,13 @@
  * webhook's failurePolicy; webhook warnings reach the client's `Warning` headers.
  */
 import { randomUUID } from 'node:crypto';
-import { NAMESPACE_RESOURCE } from '../api/builtin-resources.js';
-import { applyJsonPatch } from '../api/patch/json-patch.js';
-import { StatusError, badRequest, internalError } from '../api/status-error.js';
-import type { UserInfo } from '../auth/authenticator.js';
-import type { ApiState } from '../server/api-state.js';
+import { NAMESPACE_RESOURCE } from '../../api/builtin-resources.js';
+import { applyJsonPatch } from '../../api/patch/json-patch.js';
+import { StatusError, badRequest, internalError } from '../../api/status-error.js';
+import type { UserInfo } from '../../auth/authenticator.js';
+import type { ApiState } from '../api-state.js';
 import { callWebhook, WebhookCallError, type WebhookVerdict } from './call.js';
-import { ADMISSION_GROUP, MUTATING_RESOURCE, VALIDATING_RESOURCE } from './configurations.js';
+import { ADMISSION_GROUP, MUTATING_RESOURCE, VALIDATING_RESOURCE } from '../../api/webhook-configurations.js';
 import { webhookMatches, type AdmissionAttributes } from './match.js';
 
 /** Everything about a write that webhooks are told besides the objects. */

@@ -6,19 +6,19 @@
  * create before the server's own defaults and checks, and an update or patch after it was applied, as upstream.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { alreadyExists, conflict } from '../api/status-error.js';
-import type { UserInfo } from '../auth/authenticator.js';
-import type { StoredObject } from '../storage/types.js';
-import type { ApiState } from '../server/api-state.js';
-import { KCP_CLUSTER_ANNOTATION } from '../server/cluster-path.js';
-import type { ListOptions } from '../server/list-options.js';
-import { objectKey, present, type CollectionTarget, type ObjectTarget } from '../server/object-target.js';
-import { commitUpdate } from '../server/ops/commit.js';
-import { createObject } from '../server/ops/create.js';
-import { deleteCollection } from '../server/ops/delete-collection.js';
-import type { DeleteOptions, DeleteResult } from '../server/ops/delete.js';
-import { applyUpdate, type WriteResult } from '../server/ops/update.js';
-import type { WriteOptions } from '../server/ops/write-options.js';
+import { alreadyExists, conflict } from '../../api/status-error.js';
+import type { UserInfo } from '../../auth/authenticator.js';
+import type { StoredObject } from '../../storage/types.js';
+import type { ApiState } from '../api-state.js';
+import { KCP_CLUSTER_ANNOTATION } from '../../cluster-path.js';
+import type { ListOptions } from '../list-options.js';
+import { objectKey, present, type CollectionTarget, type ObjectTarget } from '../object-target.js';
+import { commitUpdate } from '../ops/commit.js';
+import { createObject } from '../ops/create.js';
+import { deleteCollection } from '../ops/delete-collection.js';
+import type { DeleteOptions, DeleteResult } from '../ops/delete.js';
+import { applyUpdate, type WriteResult } from '../ops/update.js';
+import type { WriteOptions } from '../ops/write-options.js';
 import { hasWebhooks, mutate, validate, type AdmissionRequestInfo } from './dispatcher.js';
 import type { AdmissionAttributes, AdmissionOperation } from './match.js';
 

@@ -4,8 +4,8 @@
  * own for a Namespace); objectSelector on the new or old object's labels. Writes to webhook configurations
  * themselves are never sent to webhooks, so a broken webhook can always be removed.
  */
-import { NAMESPACE_RESOURCE } from '../api/builtin-resources.js';
-import { ADMISSION_GROUP } from './configurations.js';
+import { NAMESPACE_RESOURCE } from '../../api/builtin-resources.js';
+import { ADMISSION_GROUP } from '../../api/webhook-configurations.js';
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE';
 
