@@ -36,7 +36,7 @@ async function fleet() {
   await writeFile(join(dir, 'member.kubeconfig'), member.kubeconfig());
   const memberCluster = newCluster(loadUntrustedKubeconfig(member.kubeconfig()));
   cleanups.push(() => memberCluster.close());
-  const client = memberCluster.client;
+  const client = memberCluster.apiReader;
   const ca = await createCertificateAuthority({ commonName: 'first-ca' });
   const caFile = join(dir, 'ca.crt');
   await writeFile(caFile, ca.certPem);
