@@ -145,7 +145,9 @@ export type TransportFailure =
   /** The connection broke after the request was sent (reset, closed mid-body). */
   | 'reset'
   /** The server answered something that is not Kubernetes (bad JSON, wrong content). */
-  | 'protocol';
+  | 'protocol'
+  /** The answer, or one watch event, was larger than the Transport allows (maxResponseBytes, maxWatchEventLength). */
+  | 'too-large';
 
 /** The request got no usable answer. Always retryable: the next attempt may find the server reachable again. */
 export class TransportError extends Error {

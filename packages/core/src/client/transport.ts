@@ -13,12 +13,16 @@
  *   `timeoutSeconds` plus 30 s when that is longer, so a quiet but healthy watch (the server ends it cleanly at
  *   `timeoutSeconds`, and sends bookmarks about once a minute when asked) is never cut, while a connection that died
  *   without a FIN is noticed.
+ * - A member's API server may be broken or hostile, so what it can make the process hold is bounded: an answer larger
+ *   than `maxResponseBytes`, or a watch event longer than `maxWatchEventLength`, fails that request or watch with a
+ *   TransportError of kind `too-large` as soon as the limit is passed, and the connection is dropped.
  */
 import { Agent, type Dispatcher } from 'undici';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { deadline } from '../signal/deadline.js';
 import { sleep } from '../signal/wait.js';
 import { RequestSlots } from './request-slots.js';
+import { readLimited, utf8 } from './response-body.js';
 import {
   ApiError,
   CredentialError,
@@ -31,7 +35,7 @@ import {
 } from './errors.js';
 import type { ExecCredentialSourceOptions } from './exec-credential.js';
 import { RequestAuth, type RequestCredentials, type TlsMaterial } from './request-auth.js';
-import { decodeWatchEvents, WatchDecodeError, type WatchEvent } from './watch-decoder.js';
+import { decodeWatchEvents, WatchDecodeError, WatchLineTooLongError, type WatchEvent } from './watch-decoder.js';
 
 export type { WatchEvent } from './watch-decoder.js';
 
@@ -86,6 +90,13 @@ export interface TransportOptions {
   userAgent?: string;
   /** Exec plugin settings (timeout of a run, refresh skew). */
   exec?: ExecCredentialSourceOptions;
+  /**
+   * Largest answer to a request, in bytes; a larger one fails with a `too-large` TransportError. Default 256 MiB
+   * (informers list in pages of 500 objects; the API server refuses objects over ~1.5 MiB).
+   */
+  maxResponseBytes?: number;
+  /** Longest single watch event, in characters; a longer one fails the watch (`too-large`). Default 16 Mi. */
+  maxWatchEventLength?: number;
 }
 
 interface Pools {
@@ -124,6 +135,8 @@ export class Transport {
       keepAliveTimeoutMs: positive(options.keepAliveTimeoutMs, 60_000, 'keepAliveTimeoutMs'),
       userAgent: options.userAgent ?? 'multicluster-runtime-ts',
       maxThrottleRetries: nonNegativeInteger(options.maxThrottleRetries, 5, 'maxThrottleRetries'),
+      maxResponseBytes: positive(options.maxResponseBytes, 256 * 1024 * 1024, 'maxResponseBytes'),
+      maxWatchEventLength: positive(options.maxWatchEventLength, 16 * 1024 * 1024, 'maxWatchEventLength'),
       watchIdleTimeoutMs:
         options.watchIdleTimeoutMs === undefined ? undefined : positive(options.watchIdleTimeoutMs, 0, 'watchIdleTimeoutMs'),
     };
@@ -179,8 +192,9 @@ export class Transport {
       } = await this.dispatch('requests', req.method, req.path, req.query, headers, body, signal, { bodyTimeout: timeoutMs });
       let text: string;
       try {
-        text = await resBody.text();
+        text = await readLimited(resBody, this.options.maxResponseBytes, description);
       } catch (err) {
+        if (isOwnError(err)) throw err;
         throw this.failure(err, description, req.signal, timer.timedOut, timeoutMs);
       }
       if (statusCode < 200 || statusCode > 299) throw apiError(statusCode, text, resHeaders, description);
@@ -232,21 +246,24 @@ export class Transport {
     link.clearTimer();
     const { statusCode, headers, body } = response;
     if (statusCode < 200 || statusCode > 299) {
-      const text = await body.text().catch(() => '');
+      const text = await readLimited(body, this.options.maxResponseBytes, description).catch(() => '');
       link.dispose();
       throw apiError(statusCode, text, headers, description);
     }
-    body.setEncoding('utf8');
     // A stream that breaks before (or without) anyone iterating must not become an uncaught 'error' event;
     // iteration still sees the error through its own listener.
     body.on('error', () => undefined);
     const userSignal = req.signal;
     const closedError = () => (this.closed ? new TransportClosedError(this.server) : undefined);
+    const maxLineLength = this.options.maxWatchEventLength;
     return (async function* events(): AsyncGenerator<WatchEvent> {
       try {
-        yield* decodeWatchEvents(body as AsyncIterable<string>);
+        yield* decodeWatchEvents(utf8(body as AsyncIterable<Buffer>), maxLineLength);
       } catch (err) {
         if (userSignal.aborted) return;
+        if (err instanceof WatchLineTooLongError) {
+          throw new TransportError('too-large', `${err.message} (TransportOptions.maxWatchEventLength)`, description);
+        }
         if (err instanceof WatchDecodeError) throw new TransportError('protocol', err.message, description);
         const closed = closedError();
         if (closed) throw closed;

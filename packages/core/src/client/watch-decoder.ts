@@ -1,6 +1,10 @@
 /**
  * Decodes a watch response body: newline-delimited JSON events, which arrive split across chunks at any byte and
  * several to a chunk. Text decoding is left to the caller (a UTF-8 decoder that keeps multi-byte characters whole).
+ *
+ * The body comes from a member's API server, which may be broken or hostile: each chunk is scanned once (pieces of an
+ * unfinished line are kept apart and joined only when its newline arrives, so a line sent in a million pieces costs
+ * linear time, not quadratic), and a line longer than `maxLineLength` fails the stream before it is held in memory.
  */
 
 /** One event of a watch stream. `object` is the raw JSON object (a Status for ERROR events). */
@@ -13,25 +17,49 @@ const eventTypes = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']
 
 /** A line of the stream that is not a watch event. */
 export class WatchDecodeError extends Error {
-  override readonly name = 'WatchDecodeError';
+  override readonly name: string = 'WatchDecodeError';
 }
 
-/** Yields one event per complete line of `chunks`; a last line without a newline is decoded when the stream ends. */
-export async function* decodeWatchEvents(chunks: AsyncIterable<string>): AsyncGenerator<WatchEvent> {
-  let pending = '';
-  for await (const chunk of chunks) {
-    pending += chunk;
-    let start = 0;
-    let newline = pending.indexOf('\n', start);
-    while (newline !== -1) {
-      const event = decodeLine(pending.slice(start, newline));
-      if (event) yield event;
-      start = newline + 1;
-      newline = pending.indexOf('\n', start);
-    }
-    pending = pending.slice(start);
+/** A line of the stream grew past the limit without ending. */
+export class WatchLineTooLongError extends WatchDecodeError {
+  override readonly name = 'WatchLineTooLongError';
+  constructor(readonly limit: number) {
+    super(`a watch event grew past ${limit} characters without ending`);
   }
-  const event = decodeLine(pending);
+}
+
+/**
+ * Yields one event per complete line of `chunks`; a last line without a newline is decoded when the stream ends.
+ * Throws WatchLineTooLongError as soon as an unfinished line holds more than `maxLineLength` characters.
+ */
+export async function* decodeWatchEvents(
+  chunks: AsyncIterable<string>,
+  maxLineLength = Number.POSITIVE_INFINITY,
+): AsyncGenerator<WatchEvent> {
+  const unfinished: string[] = [];
+  let unfinishedLength = 0;
+  for await (const chunk of chunks) {
+    let start = 0;
+    for (let newline = chunk.indexOf('\n'); newline !== -1; newline = chunk.indexOf('\n', start)) {
+      if (unfinishedLength + newline - start > maxLineLength) throw new WatchLineTooLongError(maxLineLength);
+      let line = chunk.slice(start, newline);
+      if (unfinished.length > 0) {
+        unfinished.push(line);
+        line = unfinished.join('');
+        unfinished.length = 0;
+        unfinishedLength = 0;
+      }
+      start = newline + 1;
+      const event = decodeLine(line);
+      if (event) yield event;
+    }
+    if (start < chunk.length) {
+      unfinishedLength += chunk.length - start;
+      if (unfinishedLength > maxLineLength) throw new WatchLineTooLongError(maxLineLength);
+      unfinished.push(start === 0 ? chunk : chunk.slice(start));
+    }
+  }
+  const event = decodeLine(unfinished.join(''));
   if (event) yield event;
 }
 
