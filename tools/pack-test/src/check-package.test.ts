@@ -111,6 +111,30 @@ describe('checkPackedPackage', () => {
     ]);
   });
 
+  it('ships a testing/ folder an export points into, and reports any other', async () => {
+    const m = realProvider();
+    m.files = ['dist', 'src', '!src/**/*.test.ts'];
+    m.exports = {
+      ...(m.exports as Record<string, unknown>),
+      './testing': {
+        '@multicluster-runtime/source': './src/testing/index.ts',
+        types: './dist/testing/index.d.ts',
+        default: './dist/testing/index.js',
+      },
+    };
+    const files = {
+      ...goodFiles,
+      'dist/testing/index.js': 'export {};\n',
+      'dist/testing/index.d.ts': 'export {};\n',
+      'src/testing/index.ts': 'export {};\n',
+      'src/cache/testing/fake.ts': 'export {};\n',
+    };
+    const problems = checkPackedPackage(await pack(m, files));
+    expect(problems.map((p) => `${p.rule}: ${p.message}`)).toEqual([
+      'shipped-test-file: src/cache/testing/fake.ts is a test or build artefact and should not ship',
+    ]);
+  });
+
   it('holds public packages to the publish metadata and files, private ones not', async () => {
     const m = realProvider();
     delete m.publishConfig;

@@ -34,8 +34,11 @@ export function checkPackedPackage(pkg: PackedPackage, options: { relDir?: strin
     if (!files.has(normalize(target))) add('missing-target', `bin "${name}": ${target} is not in the tarball`);
   }
 
+  const exportedTesting = exportedTestingFolders(m.exports);
   for (const f of pkg.files) {
-    if (/\.test(-util)?\.[cm]?[jt]s$|\.test\.d\.[cm]?ts$|\.tsbuildinfo$|(^|\/)testing\//.test(f)) {
+    const testingFolder = /^(?:.*\/)?testing\//.exec(f)?.[0];
+    const testHelper = testingFolder !== undefined && !exportedTesting.has(testingFolder);
+    if (/\.test(-util)?\.[cm]?[jt]s$|\.test\.d\.[cm]?ts$|\.tsbuildinfo$/.test(f) || testHelper) {
       add('shipped-test-file', `${f} is a test or build artefact and should not ship`);
     }
     // Output of a deleted or renamed source still sits in dist/ until a clean build; it must not ship.
@@ -102,6 +105,24 @@ function checkExports(exports: unknown, files: Set<string>, add: Add): void {
   const root = typeof exports === 'string' || Array.isArray(exports) ? exports : (exports as Record<string, unknown>)['.'];
   const rootIsConditions = typeof exports === 'object' && exports !== null && !Object.keys(exports).some((k) => k.startsWith('.'));
   if (root === undefined && !rootIsConditions) add('no-exports', 'exports has no "." entry');
+}
+
+/**
+ * The `testing/` folders an export points into (`dist/testing/`, `src/testing/`): a published test kit such as
+ * core's acceptance suite, which ships. Any other `testing/` folder holds a package's own test helpers.
+ */
+function exportedTestingFolders(exports: unknown): Set<string> {
+  const folders = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (typeof node === 'string') {
+      const folder = /^(?:.*\/)?testing\//.exec(normalize(node))?.[0];
+      if (folder) folders.add(folder);
+    } else if (node !== null && typeof node === 'object') {
+      for (const v of Object.values(node)) visit(v);
+    }
+  };
+  visit(exports);
+  return folders;
 }
 
 function globToRegExp(pattern: string): RegExp {

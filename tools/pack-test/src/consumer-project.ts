@@ -31,13 +31,15 @@ function installedVersion(name: string): string {
 /**
  * Creates `dir` with a package.json depending on `packages` (folder names under packages/) as `file:` tarballs, plus
  * @kubernetes/client-node (the peer every user installs), the undici override the README documents for Node 20,
- * and @types/node for type-checking; then runs `npm install`.
+ * and @types/node for type-checking (plus `devDependencies`, at the versions the repository has installed); then runs
+ * `npm install`.
  */
 export async function createConsumerProject(
   dir: string,
   packages: string[],
   tarballs: ReadonlyMap<string, PackedPackage>,
   signal?: AbortSignal,
+  options: { devDependencies?: readonly string[] } = {},
 ): Promise<void> {
   mkdirSync(dir, { recursive: true });
   const dependencies: Record<string, string> = { '@kubernetes/client-node': `^${installedVersion('@kubernetes/client-node')}` };
@@ -54,7 +56,7 @@ export async function createConsumerProject(
         private: true,
         type: 'module',
         dependencies,
-        devDependencies: { '@types/node': installedVersion('@types/node') },
+        devDependencies: Object.fromEntries(['@types/node', ...(options.devDependencies ?? [])].map((n) => [n, installedVersion(n)])),
         overrides: readManifest(repoRoot).overrides ?? {},
       },
       null,

@@ -5,7 +5,8 @@
  * and once for core + provider-multi + two providers, an empty project outside the repository installs the tarballs
  * only, imports every installed package with plain node, type-checks consumer files and the README examples against
  * the packed declarations, and runs the examples against in-memory API servers exactly as readme-examples.test.ts
- * does against the workspace. Last, copies of a package with a broken `files` and a broken `exports` must fail the
+ * does against the workspace. A provider author's project runs core's acceptance suite from the tarballs with its
+ * own vitest. Last, copies of a package with a broken `files` and a broken `exports` must fail the
  * same steps, so a passing run means something.
  * Slow (installs): run by check.sh through vitest.pack.config.ts, not by `npm test`.
  */
@@ -22,6 +23,7 @@ import { packPackage, type PackedPackage } from './packed-package.js';
 import { ExampleFixtures } from './scenarios/fixtures.js';
 import { readmeScenarios } from './scenarios/readme-scenarios.js';
 import { ExampleFailedError, playScenario, type ExampleScenario } from './scenarios/scenario.js';
+import { acceptanceTestFile, runVitestInProject } from './testing-kit.js';
 import { buildIfStale, removeOrphanedOutput } from './workspace-build.js';
 import { repoRoot, workspacePackages, type Manifest } from './workspace.js';
 
@@ -151,6 +153,18 @@ describe('installed from tarballs alone, each package imports, type-checks and r
       await runExamples(project, programs);
     });
   }
+});
+
+describe("core's test kit, installed from tarballs with vitest, runs a provider author's acceptance suite", () => {
+  it('@multicluster-runtime/core/testing type-checks and its suite passes', async () => {
+    const dir = join(work, 'provider-author');
+    await createConsumerProject(dir, ['core', 'envtest'], tarballs, undefined, { devDependencies: ['vitest'] });
+    writeFileSync(join(dir, 'provider.acceptance.test.ts'), acceptanceTestFile);
+    expect(await typecheckProject(dir)).toBe('');
+    const output = await runVitestInProject(dir);
+    // A fixed fleet of one: four cases run, the four needing a dynamic fleet are skipped.
+    expect(output).toMatch(/Tests\s+4 passed \| 4 skipped \(8\)/);
+  });
 });
 
 describe('a package with a broken manifest fails the same steps', () => {

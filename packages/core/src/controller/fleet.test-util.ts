@@ -2,11 +2,13 @@
  * Test support for integration tests: in-memory API servers from @multicluster-runtime/envtest with a started
  * Cluster over each, torn down (cluster stopped, server closed) by `closeAll`.
  */
-import { KubeConfig } from '@kubernetes/client-node';
 import { startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
 import { newCluster, type KubeCluster } from '../cluster/cluster.js';
 import type { EventHandler } from '../handler/types.js';
-import type { KubeObject } from '../object/types.js';
+import { configMap, configMapKind, kubeconfigOf } from '../testing/fixtures.js';
+import { openHandles } from '../testing/leaks.js';
+
+export { configMap, kubeconfigOf };
 
 export interface Member {
   readonly server: ApiServer;
@@ -15,18 +17,8 @@ export interface Member {
   readonly done: Promise<void>;
 }
 
-export const configMaps = { apiVersion: 'v1', kind: 'ConfigMap' };
+export const configMaps = configMapKind;
 export const secrets = { apiVersion: 'v1', kind: 'Secret' };
-
-export function configMap(name: string, data: Record<string, string> = {}, namespace = 'default'): KubeObject {
-  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace, name }, data };
-}
-
-export function kubeconfigOf(server: ApiServer): KubeConfig {
-  const kc = new KubeConfig();
-  kc.loadFromString(server.kubeconfig());
-  return kc;
-}
 
 /** Enqueues the object itself, in the cluster the event came from. */
 export const forObject: EventHandler = {
@@ -73,10 +65,10 @@ export class Fleet {
 
 /** Live timers of this process (Node's active resources), to prove nothing is left scheduled. */
 export function activeTimers(): number {
-  return process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+  return openHandles().timers;
 }
 
 /** Open TCP (and TLS) sockets of this process, client and server ends alike (the servers run in-process). */
 export function openSockets(): number {
-  return process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap').length;
+  return openHandles().sockets;
 }
