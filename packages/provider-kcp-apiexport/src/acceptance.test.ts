@@ -1,0 +1,69 @@
+/**
+ * ApiExportProvider runs the provider acceptance suite against the fake kcp: each member is a workspace bound to the
+ * provider's APIExport, named by its logical cluster; removal deletes the APIBinding. The virtual workspace serves
+ * only the exported resource, so the suite's marker objects are of that kind. No rotation: a member has no
+ * connection details of its own (the endpoint slice's URL is shared by every member of a shard).
+ */
+import type { KubeObject } from '@multicluster-runtime/core';
+import { describeProviderAcceptance, kubeconfigOf, type AcceptanceMember } from '@multicluster-runtime/core/testing';
+import { startKcpServer, type KcpWorkspace } from '@multicluster-runtime/envtest';
+import { ApiExportProvider } from './provider.js';
+
+const EXPORT = 'example.com';
+const THING = { apiVersion: 'example.com/v1', kind: 'Thing' };
+const thingSchema: KubeObject = {
+  apiVersion: 'apis.kcp.io/v1alpha1',
+  kind: 'APIResourceSchema',
+  metadata: { name: 'v1.things.example.com' },
+  spec: {
+    group: 'example.com',
+    names: { kind: 'Thing', listKind: 'ThingList', plural: 'things', singular: 'thing' },
+    scope: 'Namespaced',
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+        subresources: { status: {} },
+      },
+    ],
+  },
+};
+
+describeProviderAcceptance({
+  name: 'ApiExportProvider (fake kcp)',
+  markerKind: THING,
+  async setup() {
+    const kcp = await startKcpServer({ shards: ['one', 'two'] });
+    const providerWs = await kcp.createWorkspace('root:provider');
+    await kcp.createExport(providerWs, { name: EXPORT, schemas: [thingSchema] });
+    const workspaces = new Map<string, KcpWorkspace>();
+    const bind = (ws: KcpWorkspace) => kcp.bind(ws, { exportPath: 'root:provider', exportName: EXPORT });
+    return {
+      host: kubeconfigOf(kcp.kubeconfig(kcp.root)),
+      provider: () =>
+        new ApiExportProvider({
+          endpointSliceName: EXPORT,
+          exportConfig: kubeconfigOf(kcp.kubeconfig(providerWs)),
+          waitCacheTimeoutMs: 10_000,
+          retry: { initialMs: 50, maxMs: 500 },
+        }),
+      async addMember() {
+        // Alternate shards, so members come through both endpoints.
+        const n = workspaces.size + 1;
+        const ws = await kcp.createWorkspace(`root:consumer-${n}`, { shard: n % 2 === 1 ? 'one' : 'two' });
+        workspaces.set(ws.name, ws);
+        await bind(ws);
+        return { name: ws.name, kubeconfig: kubeconfigOf(kcp.kubeconfig(ws)) };
+      },
+      async removeMember(m: AcceptanceMember) {
+        await kcp.unbind(workspaces.get(m.name)!, EXPORT);
+      },
+      async restoreMember(m: AcceptanceMember) {
+        await bind(workspaces.get(m.name)!);
+      },
+      close: () => kcp.close(),
+    };
+  },
+});
