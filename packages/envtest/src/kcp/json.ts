@@ -47,3 +47,14 @@ export const nameOf = (o: unknown): string => str(o, 'metadata', 'name') ?? '';
 
 /** The logical cluster an object of a wildcard list lives in (its `kcp.io/cluster` annotation), or "". */
 export const clusterOf = (o: unknown): string => str(o, 'metadata', 'annotations', 'kcp.io/cluster') ?? '';
+
+/**
+ * The body that writes `status` over a listed object: the listed object without the `kcp.io/cluster` annotation
+ * (the server adds it to what it returns; it is not stored) and with the listed resourceVersion, so a stale write is a
+ * conflict.
+ */
+export function statusUpdate(listed: Json, status: Json): Json {
+  const { annotations: _a, ...meta } = obj(listed, 'metadata');
+  const { 'kcp.io/cluster': _c, ...rest } = obj(listed, 'metadata', 'annotations');
+  return { ...listed, metadata: { ...meta, ...(Object.keys(rest).length ? { annotations: rest } : {}) }, status };
+}

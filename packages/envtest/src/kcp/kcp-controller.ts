@@ -4,8 +4,9 @@
  * gets the exported resources served in its workspace (a CRD per schema) and Ready=True; otherwise Ready=False. Every
  * binding carries kcp's finalizer, and a deleted one first has its bound objects deleted (binding-deletion.ts). Every
  * APIExport gets an APIExportEndpointSlice of its name, and every slice lists one virtual-workspace URL per shard
- * hosting a bound workspace (none until the first binding, as in kcp). What it learns (exported and claimed
- * resources, bound clusters) feeds the virtual workspace mounts.
+ * hosting a bound workspace (none until the first binding, as in kcp). Workspace types and initialization are in
+ * workspace-types.ts. What it learns (exported and claimed resources, bound clusters, pending initializers) feeds the
+ * virtual workspace mounts.
  */
 import type { AdminClient } from '../admin-client.js';
 import { ensureFinalizer, finishDeletion, isDeleting } from './binding-deletion.js';
@@ -16,11 +17,11 @@ import { claimedCollections, labelClaimedObjects } from './claim-labels.js';
 import { KCP_APIS_GROUP, KCP_PATH_ANNOTATION } from './crds.js';
 import { KcpRequestError } from './errors.js';
 import type { Json } from './json.js';
-import { at, clusterOf, nameOf, obj, objs, str, strs } from './json.js';
+import { at, clusterOf, nameOf, objs, statusUpdate, str, strs } from './json.js';
 import { acceptedClaims, exportClaims } from './permission-claims.js';
+import { LOGICAL_CLUSTERS, WORKSPACE_TYPES, reconcileWorkspaceTypes } from './workspace-types.js';
 import type { WorkspaceDirectory } from './workspaces.js';
 
-const CLUSTER_ANNOTATION = 'kcp.io/cluster';
 const V1A1 = `${KCP_APIS_GROUP}/v1alpha1`;
 
 /** What the virtual workspace of one APIExport serves. */
@@ -43,6 +44,8 @@ interface ExportEntry extends ResolvedExport {
 export class KcpController {
   /** Export key → what its virtual workspace serves; replaced wholesale by each reconcile. */
   views = new Map<string, ExportView>();
+  /** Logical cluster → the initializers it still waits for (what initializingworkspaces virtual workspaces show). */
+  initializers = new Map<string, Set<string>>();
   /** The last reconcile error, kept until a reconcile succeeds (for tests and debugging). */
   lastError: unknown;
   private readonly stop = new AbortController();
@@ -59,12 +62,14 @@ export class KcpController {
     private readonly workspaces: WorkspaceDirectory,
     private readonly endpointUrl: (shard: string, exportCluster: string, exportName: string) => string,
     private readonly shardOrder: readonly string[],
+    private readonly initializingUrl: (shard: string, initializer: string) => string,
   ) {}
 
   start(): void {
     const watched = ['apibindings', 'apiexports', 'apiresourceschemas', 'apiexportendpointslices'].map((r) => `${V1A1}/${r}`);
     // CRDs too: deleting one that conflicted with an export's resource lets its bindings become Ready.
     for (const resource of [...watched, 'apiextensions.k8s.io/v1/customresourcedefinitions']) this.watch(`/clusters/*/apis/${resource}`);
+    for (const path of [WORKSPACE_TYPES, LOGICAL_CLUSTERS]) this.watch(`/clusters/*${path}`);
     this.kick();
   }
 
@@ -132,6 +137,9 @@ export class KcpController {
   }
 
   private async reconcileAll(): Promise<void> {
+    this.initializers = await reconcileWorkspaceTypes(this.client, (initializer) =>
+      this.shardOrder.map((shard) => this.initializingUrl(shard, initializer)),
+    );
     const [exports, schemas, bindings, slices] = await Promise.all([
       this.list('apiexports'),
       this.list('apiresourceschemas'),
@@ -259,10 +267,7 @@ export class KcpController {
 
   /** Writes a status with the listed resourceVersion; a conflict or a vanished object means a newer event is on its way. */
   private async putStatus(path: string, listed: Json, status: Json): Promise<void> {
-    const { annotations: _a, ...meta } = obj(listed, 'metadata');
-    const { [CLUSTER_ANNOTATION]: _c, ...rest } = obj(listed, 'metadata', 'annotations');
-    const body = { ...listed, metadata: { ...meta, ...(Object.keys(rest).length ? { annotations: rest } : {}) }, status };
-    await this.tolerateRace(() => this.client.send('PUT', `${path}/status`, body));
+    await this.tolerateRace(() => this.client.send('PUT', `${path}/status`, statusUpdate(listed, status)));
   }
 
   /**

@@ -4,19 +4,21 @@
  * APIExportEndpointSlice), a controller that binds exports and publishes endpoint URLs, and the APIExport virtual
  * workspace. All shards share one HTTPS server: shard `<s>` serves its virtual workspaces under `/shards/<s>`, so
  * an endpoint slice lists one distinct URL per shard hosting a bound workspace, as a sharded kcp does; a shard can
- * be stopped and started again, which its virtual workspaces' clients see as a restart.
+ * be stopped and started again, which its virtual workspaces' clients see as a restart. Workspace types with
+ * initializers and the initializingworkspaces virtual workspace serve kcp's workspace initialization.
  */
 import type { ApiServer } from '../server/api-server.js';
 import { startApiServer } from '../server/api-server.js';
 import type { ApiServerOptions } from '../server/options.js';
 import type { KubeconfigOptions } from '../kubeconfig.js';
 import { AdminClient } from '../admin-client.js';
-import { KCP_APIS_GROUP, kcpCrds } from './crds.js';
+import { KCP_APIS_GROUP, KCP_CORE_GROUP, KCP_TENANCY_GROUP, kcpCrds } from './crds.js';
 import { KcpFixtureError, KcpRequestError, KcpTimeoutError } from './errors.js';
 import { KcpController } from './kcp-controller.js';
-import { nameOf, objs, str } from './json.js';
+import { at, nameOf, objs, str } from './json.js';
 import { acceptedClaim, exportClaim } from './permission-claims.js';
-import { apiExportVirtualWorkspace, workspacePaths } from './virtual-workspace.js';
+import { apiExportVirtualWorkspace, initializingVirtualWorkspace, workspacePaths } from './virtual-workspace.js';
+import { LOGICAL_CLUSTERS, WORKSPACE_TYPES, initializerOf, logicalClusterFor } from './workspace-types.js';
 import type { Workspace } from './workspaces.js';
 import { WorkspaceDirectory } from './workspaces.js';
 
@@ -58,6 +60,13 @@ export interface BindOptions {
   timeoutMs?: number;
 }
 
+export interface CreateWorkspaceOptions {
+  /** The shard it lives on (default the first). */
+  shard?: string;
+  /** Its WorkspaceType (`createWorkspaceType`): with `initializer: true`, the workspace waits for that initializer. */
+  type?: { path: string; name: string };
+}
+
 export interface KcpServer {
   /** The underlying server: faults, stats, tokens, restart. */
   readonly server: ApiServer;
@@ -67,8 +76,18 @@ export interface KcpServer {
   readonly root: Workspace;
   /** Admin kubeconfig, for a workspace (its logical cluster) or the bare server. */
   kubeconfig(workspace?: Workspace, opts?: Omit<KubeconfigOptions, 'logicalCluster'>): string;
-  /** Creates a workspace (path `root:…`) on a shard (default the first) with the apis.kcp.io API served in it. */
-  createWorkspace(path: string, opts?: { shard?: string }): Promise<Workspace>;
+  /**
+   * Creates a workspace (path `root:…`) with the kcp APIs served in it and its LogicalCluster (`cluster`), which is
+   * Initializing until every initializer of its type removed itself from `status.initializers`, then Ready.
+   */
+  createWorkspace(path: string, opts?: CreateWorkspaceOptions): Promise<Workspace>;
+  /**
+   * Creates a WorkspaceType in `workspace`. With `initializer: true` its status lists one initializingworkspaces
+   * virtual-workspace URL per shard, and workspaces of the type wait for initializer `<workspace's cluster>:<name>`.
+   */
+  createWorkspaceType(workspace: Workspace, opts: { name: string; initializer?: boolean }): Promise<Record<string, unknown>>;
+  /** The initializingworkspaces virtual workspace URL of a workspace type on a shard, as its status publishes it. */
+  initializingUrl(shard: string, typeWorkspace: Workspace, typeName: string): string;
   /** Creates the schemas and an APIExport in `workspace`; the controller adds its endpoint slice. */
   createExport(workspace: Workspace, opts: CreateExportOptions): Promise<Record<string, unknown>>;
   /** Creates an APIBinding in `workspace` and (by default) waits until it is Ready. Returns the binding. */
@@ -127,10 +146,18 @@ class FakeKcp implements KcpServer {
     readonly shards: readonly string[],
   ) {
     this.client = new AdminClient(server.url, server.kubeconfig(), KcpRequestError);
-    this.controller = new KcpController(this.client, this.workspaces, (shard, c, name) => this.endpointUrlOf(shard, c, name), shards);
+    this.controller = new KcpController(
+      this.client,
+      this.workspaces,
+      (shard, c, name) => this.endpointUrlOf(shard, c, name),
+      shards,
+      (shard, initializer) => this.initializingUrlOf(shard, initializer),
+    );
     server.addMount(workspacePaths(this.workspaces));
     for (const shard of shards) this.shardLife.set(shard, new AbortController());
-    server.addMount(apiExportVirtualWorkspace(this.controller, this.workspaces, (shard) => this.shardLife.get(shard)?.signal));
+    const life = (shard: string): AbortSignal | undefined => this.shardLife.get(shard)?.signal;
+    server.addMount(apiExportVirtualWorkspace(this.controller, this.workspaces, life));
+    server.addMount(initializingVirtualWorkspace(this.controller, this.workspaces, life));
   }
 
   get url(): string {
@@ -146,7 +173,7 @@ class FakeKcp implements KcpServer {
     return this.server.kubeconfig(workspace ? { ...opts, logicalCluster: workspace.name } : opts);
   }
 
-  async createWorkspace(path: string, opts: { shard?: string } = {}): Promise<Workspace> {
+  async createWorkspace(path: string, opts: CreateWorkspaceOptions = {}): Promise<Workspace> {
     const shard = opts.shard ?? this.shards[0]!;
     if (!this.shards.includes(shard))
       throw new KcpFixtureError(`unknown shard ${JSON.stringify(shard)}; shards are ${this.shards.join(', ')}`);
@@ -161,11 +188,48 @@ class FakeKcp implements KcpServer {
       }
     }
     await this.until(
-      `the apis.kcp.io API in ${path}`,
-      async () => (await this.client.getOrUndefined(`/clusters/${ws.name}/apis/${KCP_APIS_GROUP}/v1alpha2`)) !== undefined,
+      `the kcp APIs in ${path}`,
+      async () =>
+        (await this.client.getOrUndefined(`/clusters/${ws.name}/apis/${KCP_APIS_GROUP}/v1alpha2`)) !== undefined &&
+        (await this.client.getOrUndefined(`/clusters/${ws.name}/apis/${KCP_CORE_GROUP}/v1alpha1`)) !== undefined,
       5000,
     );
+    try {
+      await this.client.send(
+        'POST',
+        `/clusters/${ws.name}${LOGICAL_CLUSTERS}`,
+        logicalClusterFor(path, await this.initializersFor(opts.type)),
+      );
+    } catch (err) {
+      if (!(err instanceof KcpRequestError && err.status === 409)) throw err;
+    }
     return ws;
+  }
+
+  /** The initializers a workspace of `type` starts with. */
+  private async initializersFor(type: CreateWorkspaceOptions['type']): Promise<string[]> {
+    if (!type) return [];
+    const ws = this.workspaces.byPathOrName(type.path);
+    const wst = ws && (await this.client.getOrUndefined(`/clusters/${ws.name}${WORKSPACE_TYPES}/${type.name}`));
+    if (!ws || !wst) throw new KcpFixtureError(`no WorkspaceType ${type.name} in ${type.path}`);
+    return at(wst, 'spec', 'initializer') === true ? [initializerOf(ws.name, type.name)] : [];
+  }
+
+  async createWorkspaceType(workspace: Workspace, opts: { name: string; initializer?: boolean }): Promise<Record<string, unknown>> {
+    return this.client.send('POST', `/clusters/${workspace.name}${WORKSPACE_TYPES}`, {
+      apiVersion: `${KCP_TENANCY_GROUP}/v1alpha1`,
+      kind: 'WorkspaceType',
+      metadata: { name: opts.name },
+      spec: { initializer: opts.initializer ?? false },
+    });
+  }
+
+  initializingUrl(shard: string, typeWorkspace: Workspace, typeName: string): string {
+    return this.initializingUrlOf(shard, initializerOf(typeWorkspace.name, typeName));
+  }
+
+  private initializingUrlOf(shard: string, initializer: string): string {
+    return `${this.server.url}/shards/${shard}/services/initializingworkspaces/${encodeURIComponent(initializer)}`;
   }
 
   async createExport(workspace: Workspace, opts: CreateExportOptions): Promise<Record<string, unknown>> {
