@@ -4,7 +4,8 @@
  * Running by the stand-in operator, synced back, updated, and cleaned up through the finalizer.
  */
 import { KubeConfig } from '@kubernetes/client-node';
-import { ApiClient, DiscoveryRESTMapper, Transport, isNotFound, newManager, silentLogger } from '@multicluster-runtime/core';
+import { isNotFound, newManager, silentLogger } from '@multicluster-runtime/core';
+import { ApiClient, DiscoveryRESTMapper, Transport } from '@multicluster-runtime/core/client';
 import type { ApiServer, KcpServer, KcpWorkspace } from '@multicluster-runtime/envtest';
 import { startApiServer, startKcpServer } from '@multicluster-runtime/envtest';
 import { ApiExportProvider } from '@multicluster-runtime/provider-kcp-apiexport';

@@ -4,25 +4,11 @@
  * `<name>-kubeconfig` Secret (key `value`). A rotated kubeconfig re-engages the cluster; a deleted or deleting
  * Cluster, or one whose Secret disappears, is disengaged. Kubeconfigs are untrusted input (core's policy rules).
  */
-import {
-  ClusterEngager,
-  EngagerProvider,
-  ProviderConfigError,
-  absentCluster,
-  desiredFromKubeconfig,
-  refusedCluster,
-  whenAborted,
-} from '@multicluster-runtime/core';
-import type {
-  Cluster,
-  ClusterConnectionOptions,
-  ClusterName,
-  DesiredCluster,
-  KubeObject,
-  KubeconfigPolicy,
-  ObjectKind,
-  ProviderContext,
-} from '@multicluster-runtime/core';
+import { ClusterEngager, EngagerProvider } from '@multicluster-runtime/core';
+import { ProviderConfigError, absentCluster, desiredFromKubeconfig, refusedCluster } from '@multicluster-runtime/core/providers';
+import { whenAborted } from '@multicluster-runtime/core/signal';
+import type { Cluster, ClusterName, KubeObject, KubeconfigPolicy, ObjectKind, ProviderContext } from '@multicluster-runtime/core';
+import type { ClusterConnectionOptions, DesiredCluster } from '@multicluster-runtime/core/providers';
 import { controlPlaneInitialized, type CapiApiVersion, type ReadinessCheck } from './readiness.js';
 
 export interface CapiProviderOptions extends ClusterConnectionOptions {

@@ -3,7 +3,8 @@
  * by its `kcp.io/cluster` annotation: one map lookup per event however many clusters are engaged, so no cluster
  * is ever called for another cluster's objects (upstream kcp-dev/multicluster-provider#42).
  */
-import type { Informer, KubeObject, Logger, Registration, ResourceEventHandler } from '@multicluster-runtime/core';
+import type { KubeObject, Logger } from '@multicluster-runtime/core';
+import type { Informer, Registration, ResourceEventHandler } from '@multicluster-runtime/core/cache';
 import { logicalClusterOf } from './annotations.js';
 
 interface Routed {

@@ -4,7 +4,8 @@
  * logical clusters are bound here and Ready. Every logical cluster engaged through it shares all of these.
  */
 import type { Cluster, KubeObject, Logger, ObjectKind } from '@multicluster-runtime/core';
-import { DiscoveryRESTMapper, Transport, deadline } from '@multicluster-runtime/core';
+import { DiscoveryRESTMapper, Transport } from '@multicluster-runtime/core/client';
+import { deadline } from '@multicluster-runtime/core/signal';
 import { PATH_ANNOTATION, logicalClusterOf } from './annotations.js';
 import { withServer } from './config.js';
 import { EndpointStartError } from './errors.js';

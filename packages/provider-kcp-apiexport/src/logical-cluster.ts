@@ -3,8 +3,10 @@
  * endpoint's shared connection pool and reads from its cache, the endpoint's wildcard cache scoped to this cluster
  * (`apiReader` reads from the endpoint). Starting it starts nothing of its own: it lives until its engagement ends.
  */
-import type { Client, Cluster, RESTMapper } from '@multicluster-runtime/core';
-import { ApiClient, newDelegatingClient, whenAborted } from '@multicluster-runtime/core';
+import type { Client, Cluster } from '@multicluster-runtime/core';
+import type { RESTMapper } from '@multicluster-runtime/core/client';
+import { ApiClient, newDelegatingClient } from '@multicluster-runtime/core/client';
+import { whenAborted } from '@multicluster-runtime/core/signal';
 import type { PrefixedTransport } from './prefixed-transport.js';
 import { ScopedCache } from './scoped-cache.js';
 import type { WildcardCache } from './wildcard-cache.js';

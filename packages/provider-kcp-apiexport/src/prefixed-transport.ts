@@ -3,7 +3,7 @@
  * discovery, `/clusters/<lc>` for one logical cluster's client. Every logical cluster of an endpoint thus shares one
  * pool instead of opening its own.
  */
-import type { Transport, TransportRequest, TransportWatchRequest, WatchEvent } from '@multicluster-runtime/core';
+import type { Transport, TransportRequest, TransportWatchRequest, WatchEvent } from '@multicluster-runtime/core/client';
 
 export interface PrefixedTransport {
   request<T>(req: TransportRequest): Promise<T>;

@@ -1,6 +1,8 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Aware, Cluster, KubeObject, ProviderContext } from '@multicluster-runtime/core';
-import { ApiClient, DiscoveryRESTMapper, Transport, isNotFound, noopMetrics, silentLogger } from '@multicluster-runtime/core';
+import { isNotFound, silentLogger } from '@multicluster-runtime/core';
+import { ApiClient, DiscoveryRESTMapper, Transport } from '@multicluster-runtime/core/client';
+import { noopMetrics } from '@multicluster-runtime/core/metrics';
 import type { KcpServer, KcpWorkspace } from '@multicluster-runtime/envtest';
 import { startKcpServer } from '@multicluster-runtime/envtest';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';

@@ -12,7 +12,6 @@ import type {
   Cluster,
   ClusterName,
   IndexerFunc,
-  Informer,
   KubeObject,
   Logger,
   MetricsRecorder,
@@ -20,7 +19,10 @@ import type {
   ProviderContext,
   ProviderRunnable,
 } from '@multicluster-runtime/core';
-import { ClusterNotFoundError, ClusterSet, ProviderAlreadyStartedError, newCluster, silentLogger, sleep } from '@multicluster-runtime/core';
+import type { Informer } from '@multicluster-runtime/core/cache';
+import { ClusterNotFoundError, newCluster, silentLogger } from '@multicluster-runtime/core';
+import { ClusterSet, ProviderAlreadyStartedError } from '@multicluster-runtime/core/providers';
+import { sleep } from '@multicluster-runtime/core/signal';
 import { Endpoint, bindingIsReady } from './endpoint.js';
 import { ApiExportProviderConfigError } from './errors.js';
 

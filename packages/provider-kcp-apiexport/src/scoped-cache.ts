@@ -3,23 +3,12 @@
  * add the cluster to the field selector (answered from the cluster index); informers hand handlers only this cluster's
  * events. The informers themselves belong to the shared cache, so `start` here only waits for the cluster's lifetime.
  */
-import type {
-  Cache,
-  IndexerFunc,
-  Informer,
-  InformerLease,
-  InformerOptions,
-  KubeObject,
-  KubeObjectLike,
-  ListOptions,
-  ObjectKey,
-  ObjectKind,
-  ObjectList,
-  Registration,
-  RequestOptions,
-  ResourceEventHandler,
-} from '@multicluster-runtime/core';
-import { ApiError, whenAborted } from '@multicluster-runtime/core';
+import type { Cache, IndexerFunc, KubeObject, ListOptions, ObjectKey, ObjectKind, ObjectList } from '@multicluster-runtime/core';
+import type { Informer, InformerLease, InformerOptions, Registration, ResourceEventHandler } from '@multicluster-runtime/core/cache';
+import type { RequestOptions } from '@multicluster-runtime/core/client';
+import type { KubeObjectLike } from '@multicluster-runtime/core/object';
+import { ApiError } from '@multicluster-runtime/core';
+import { whenAborted } from '@multicluster-runtime/core/signal';
 import { CLUSTER_FIELD, logicalClusterOf } from './annotations.js';
 import type { ClusterRouter } from './cluster-router.js';
 import type { WildcardCache } from './wildcard-cache.js';

@@ -4,8 +4,10 @@
  * cluster's reads go through its own index entry; each shared informer gets one router that hands events to the
  * right cluster's handlers. Field indexes asked for by many clusters are registered once.
  */
-import type { IndexerFunc, Informer, InformerCacheOptions, Logger, ObjectKind } from '@multicluster-runtime/core';
-import { InformerCache, kindKey } from '@multicluster-runtime/core';
+import type { IndexerFunc, Logger, ObjectKind } from '@multicluster-runtime/core';
+import type { Informer, InformerCacheOptions } from '@multicluster-runtime/core/cache';
+import { InformerCache } from '@multicluster-runtime/core/cache';
+import { kindKey } from '@multicluster-runtime/core/object';
 import { CLUSTER_FIELD, clusterObjectKey, logicalClusterOf } from './annotations.js';
 import { ClusterRouter } from './cluster-router.js';
 

@@ -5,7 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { ClusterNotFoundError, noopMetrics, silentLogger } from '@multicluster-runtime/core';
+import { ClusterNotFoundError, silentLogger } from '@multicluster-runtime/core';
+import { noopMetrics } from '@multicluster-runtime/core/metrics';
 import type { Aware, Cluster, ClusterName } from '@multicluster-runtime/core';
 import { KindProvider } from './index.js';
 

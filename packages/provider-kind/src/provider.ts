@@ -4,16 +4,11 @@
  * disengages clusters that are gone. A failing CLI or one bad cluster never disturbs the clusters already engaged,
  * and clusters come up concurrently (core's ClusterEngager), so one unreachable cluster never delays the others.
  */
-import {
-  ClusterEngager,
-  EngagerProvider,
-  ProviderConfigError,
-  absentCluster,
-  desiredFromKubeconfig,
-  refusedCluster,
-  sleep,
-} from '@multicluster-runtime/core';
-import type { ClusterConnectionOptions, ClusterName, KubeconfigPolicy, ProviderContext } from '@multicluster-runtime/core';
+import { ClusterEngager, EngagerProvider } from '@multicluster-runtime/core';
+import { ProviderConfigError, absentCluster, desiredFromKubeconfig, refusedCluster } from '@multicluster-runtime/core/providers';
+import { sleep } from '@multicluster-runtime/core/signal';
+import type { ClusterName, KubeconfigPolicy, ProviderContext } from '@multicluster-runtime/core';
+import type { ClusterConnectionOptions } from '@multicluster-runtime/core/providers';
 import { KindCli, type KindCliOptions } from './kind-cli.js';
 
 export interface KindProviderOptions extends KindCliOptions, ClusterConnectionOptions {

@@ -3,11 +3,11 @@ import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ClusterNotFoundError } from '@multicluster-runtime/core';
-import type { KubeCluster } from '@multicluster-runtime/core';
+import type { KubeCluster } from '@multicluster-runtime/core/cluster';
 import { startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import type { ClusterStatus } from '@multicluster-runtime/core';
-import { ProviderConfigError } from '@multicluster-runtime/core';
+import type { ClusterStatus } from '@multicluster-runtime/core/providers';
+import { ProviderConfigError } from '@multicluster-runtime/core/providers';
 import { KubeconfigFileProvider, type KubeconfigFileProviderOptions } from './file-provider.js';
 import { RecordingAware, capturingLogger, credentialsOf, hostileCases, kubeconfigDoc, markerPlugin, toText } from './fleet.test-util.js';
 

@@ -8,18 +8,18 @@
  */
 import { watch, type FSWatcher } from 'chokidar';
 import { readFile, stat } from 'node:fs/promises';
+import { ClusterEngager, EngagerProvider } from '@multicluster-runtime/core';
+import { listKubeconfigContexts } from '@multicluster-runtime/core/kubeconfig';
 import {
-  ClusterEngager,
-  EngagerProvider,
   ProviderConfigError,
   absentCluster,
   describeError,
   desiredFromKubeconfig,
-  listKubeconfigContexts,
   refusedCluster,
-  whenAborted,
-} from '@multicluster-runtime/core';
-import type { ClusterConnectionOptions, ClusterName, KubeconfigPolicy, ProviderContext } from '@multicluster-runtime/core';
+} from '@multicluster-runtime/core/providers';
+import { whenAborted } from '@multicluster-runtime/core/signal';
+import type { ClusterName, KubeconfigPolicy, ProviderContext } from '@multicluster-runtime/core';
+import type { ClusterConnectionOptions } from '@multicluster-runtime/core/providers';
 import { pathSpec, type PathSpec } from './path-spec.js';
 
 export interface KubeconfigFileProviderOptions extends ClusterConnectionOptions {

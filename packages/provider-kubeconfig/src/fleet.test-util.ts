@@ -5,8 +5,11 @@
  */
 import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createLogger, loadUntrustedKubeconfig, newCluster, noopMetrics, silentLogger } from '@multicluster-runtime/core';
-import type { Aware, Cluster, ClusterName, KubeCluster, Logger, ProviderContext } from '@multicluster-runtime/core';
+import { createLogger, newCluster, silentLogger } from '@multicluster-runtime/core';
+import { loadUntrustedKubeconfig } from '@multicluster-runtime/core/kubeconfig';
+import { noopMetrics } from '@multicluster-runtime/core/metrics';
+import type { Aware, Cluster, ClusterName, Logger, ProviderContext } from '@multicluster-runtime/core';
+import type { KubeCluster } from '@multicluster-runtime/core/cluster';
 import type { ApiServer } from '@multicluster-runtime/envtest';
 
 export interface Engagement {

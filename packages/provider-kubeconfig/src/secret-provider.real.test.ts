@@ -3,8 +3,9 @@
  * skipped test says why). It proves the least-privilege claim: with `watch: 'namespace'` a user that may only list
  * and watch Secrets in the fleet namespace runs the provider, while sharing the host cache needs cluster-wide access.
  */
-import { loadUntrustedKubeconfig, newCluster } from '@multicluster-runtime/core';
-import type { KubeCluster } from '@multicluster-runtime/core';
+import { newCluster } from '@multicluster-runtime/core';
+import { loadUntrustedKubeconfig } from '@multicluster-runtime/core/kubeconfig';
+import type { KubeCluster } from '@multicluster-runtime/core/cluster';
 import {
   assetsDirFromEnv,
   startApiServer,

@@ -1,19 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  ClusterNotFoundError,
-  ProviderAlreadyStartedError,
-  createLogger,
-  loadUntrustedKubeconfig,
-  newCluster,
-  newManager,
-  whenAborted,
-} from '@multicluster-runtime/core';
-import type { KubeCluster, KubeObject } from '@multicluster-runtime/core';
+import { ClusterNotFoundError, createLogger, newCluster, newManager } from '@multicluster-runtime/core';
+import { loadUntrustedKubeconfig } from '@multicluster-runtime/core/kubeconfig';
+import { ProviderAlreadyStartedError } from '@multicluster-runtime/core/providers';
+import { whenAborted } from '@multicluster-runtime/core/signal';
+import type { KubeObject } from '@multicluster-runtime/core';
+import type { KubeCluster } from '@multicluster-runtime/core/cluster';
 import { startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { ProviderConfigError } from '@multicluster-runtime/core';
+import { ProviderConfigError } from '@multicluster-runtime/core/providers';
 import {
   RecordingAware,
   capturingLogger,

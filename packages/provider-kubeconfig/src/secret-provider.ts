@@ -7,24 +7,11 @@
  * namespaced, label-selected watch (or the host cluster's shared informer, see `watch`); every cluster converges on
  * its own, so one bad or slow kubeconfig never holds up the rest.
  */
-import {
-  ClusterEngager,
-  EngagerProvider,
-  ProviderConfigError,
-  absentCluster,
-  desiredFromKubeconfig,
-  parseLabelSelector,
-  refusedCluster,
-  whenAborted,
-} from '@multicluster-runtime/core';
-import type {
-  Cluster,
-  ClusterConnectionOptions,
-  DesiredCluster,
-  KubeconfigPolicy,
-  LabelSelector,
-  ProviderContext,
-} from '@multicluster-runtime/core';
+import { ClusterEngager, EngagerProvider, parseLabelSelector } from '@multicluster-runtime/core';
+import { ProviderConfigError, absentCluster, desiredFromKubeconfig, refusedCluster } from '@multicluster-runtime/core/providers';
+import { whenAborted } from '@multicluster-runtime/core/signal';
+import type { Cluster, KubeconfigPolicy, LabelSelector, ProviderContext } from '@multicluster-runtime/core';
+import type { ClusterConnectionOptions, DesiredCluster } from '@multicluster-runtime/core/providers';
 import { openSecretSource, type SecretObject, type SecretSource, type SecretWatchMode } from './secret-source.js';
 
 /** The label upstream multicluster-runtime puts on kubeconfig Secrets (value `"true"`). */

@@ -5,8 +5,10 @@
  * Secrets instead (as upstream does): one watch fewer when the host cache watches Secrets anyway, at the price of
  * cluster-wide Secret access and every Secret of the cluster in memory.
  */
-import { SharedInformer, Transport, resourceListWatcher } from '@multicluster-runtime/core';
-import type { Cluster, Informer, KubeObject, LabelSelector, Logger, ObjectKind } from '@multicluster-runtime/core';
+import { SharedInformer, resourceListWatcher } from '@multicluster-runtime/core/cache';
+import { Transport } from '@multicluster-runtime/core/client';
+import type { Cluster, KubeObject, LabelSelector, Logger, ObjectKind } from '@multicluster-runtime/core';
+import type { Informer } from '@multicluster-runtime/core/cache';
 
 export type SecretWatchMode = 'namespace' | 'host-cache';
 

@@ -1,6 +1,6 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, test } from 'vitest';
-import { connectionFingerprint } from '@multicluster-runtime/core';
+import { connectionFingerprint } from '@multicluster-runtime/core/kubeconfig';
 import { checkedUrl, internalAddressProblem, internalControlPlaneUrl, projectControlPlaneUrl, projectKubeConfig } from './endpoint.js';
 
 describe('projectControlPlaneUrl', () => {

@@ -6,7 +6,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, expect, test, vi } from 'vitest';
-import { loadUntrustedKubeconfig, newManager, silentLogger } from '@multicluster-runtime/core';
+import { newManager, silentLogger } from '@multicluster-runtime/core';
+import { loadUntrustedKubeconfig } from '@multicluster-runtime/core/kubeconfig';
 import { startMiloServer, type MiloServer } from '@multicluster-runtime/envtest';
 import { MiloProvider } from './index.js';
 

@@ -5,15 +5,10 @@
  * asks for `needLeaderElection` gets upstream's behaviour back.
  */
 import { afterAll, beforeAll, expect, test, vi } from 'vitest';
-import {
-  ClusterNotFoundError,
-  controllerManagedBy,
-  isNotFound,
-  loadUntrustedKubeconfig,
-  newManager,
-  silentLogger,
-} from '@multicluster-runtime/core';
-import type { MultiClusterManager, Request } from '@multicluster-runtime/core';
+import { ClusterNotFoundError, controllerManagedBy, isNotFound, newManager, silentLogger } from '@multicluster-runtime/core';
+import { loadUntrustedKubeconfig } from '@multicluster-runtime/core/kubeconfig';
+import type { Request } from '@multicluster-runtime/core';
+import type { MultiClusterManager } from '@multicluster-runtime/core/manager';
 import { startMiloServer, type MiloServer } from '@multicluster-runtime/envtest';
 import { MiloProvider } from './index.js';
 

@@ -4,8 +4,9 @@
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
-import { loadUntrustedKubeconfig, newCluster, newManager, silentLogger } from '@multicluster-runtime/core';
-import type { MultiClusterManager } from '@multicluster-runtime/core';
+import { newCluster, newManager, silentLogger } from '@multicluster-runtime/core';
+import { loadUntrustedKubeconfig } from '@multicluster-runtime/core/kubeconfig';
+import type { MultiClusterManager } from '@multicluster-runtime/core/manager';
 import { startMiloServer, type MiloFixtures, type MiloServer } from '@multicluster-runtime/envtest';
 import { MiloProvider, type MiloProviderOptions } from './index.js';
 

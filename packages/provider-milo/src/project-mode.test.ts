@@ -3,8 +3,9 @@
  * is reached under that API, at `<base>/apis/resourcemanager.miloapis.com/v1alpha1/projects/<name>/control-plane`.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
-import { loadUntrustedKubeconfig, newCluster, newManager, silentLogger } from '@multicluster-runtime/core';
-import type { MultiClusterManager } from '@multicluster-runtime/core';
+import { newCluster, newManager, silentLogger } from '@multicluster-runtime/core';
+import { loadUntrustedKubeconfig } from '@multicluster-runtime/core/kubeconfig';
+import type { MultiClusterManager } from '@multicluster-runtime/core/manager';
 import { startMiloServer, type MiloServer } from '@multicluster-runtime/envtest';
 import { MiloProvider, type MiloProviderOptions } from './index.js';
 

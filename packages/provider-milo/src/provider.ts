@@ -10,25 +10,13 @@
  * Cluster: its cache starts no informer until a controller asks for one, unlike Milo's own provider, where a full
  * cache per project ran the controller-manager out of memory at about 400 projects (milo-os/milo#631).
  */
-import {
-  ClusterEngager,
-  EngagerProvider,
-  ProviderConfigError,
-  absentCluster,
-  connectionFingerprint,
-  everythingSelector,
-  parseLabelSelector,
-  refusedCluster,
-  whenAborted,
-} from '@multicluster-runtime/core';
-import type {
-  Cluster,
-  ClusterConnectionOptions,
-  DesiredCluster,
-  KubeObject,
-  LabelSelector,
-  ProviderContext,
-} from '@multicluster-runtime/core';
+import { ClusterEngager, EngagerProvider, parseLabelSelector } from '@multicluster-runtime/core';
+import { connectionFingerprint } from '@multicluster-runtime/core/kubeconfig';
+import { everythingSelector } from '@multicluster-runtime/core/labels';
+import { ProviderConfigError, absentCluster, refusedCluster } from '@multicluster-runtime/core/providers';
+import { whenAborted } from '@multicluster-runtime/core/signal';
+import type { Cluster, KubeObject, LabelSelector, ProviderContext } from '@multicluster-runtime/core';
+import type { ClusterConnectionOptions, DesiredCluster } from '@multicluster-runtime/core/providers';
 import {
   checkedUrl,
   defaultInternalAddress,

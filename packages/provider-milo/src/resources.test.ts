@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { ProviderConfigError, noopMetrics, silentLogger } from '@multicluster-runtime/core';
+import { silentLogger } from '@multicluster-runtime/core';
+import { noopMetrics } from '@multicluster-runtime/core/metrics';
+import { ProviderConfigError } from '@multicluster-runtime/core/providers';
 import { MiloProvider } from './index.js';
 import { conditionIsTrue, isProjectName } from './resources.js';
 

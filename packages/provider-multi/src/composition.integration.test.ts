@@ -6,15 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  ClusterNotFoundError,
-  controllerManagedBy,
-  isNotFound,
-  loadUntrustedKubeconfig,
-  newManager,
-  silentLogger,
-} from '@multicluster-runtime/core';
-import type { Cluster, KubeObject, MultiClusterManager, Request } from '@multicluster-runtime/core';
+import { ClusterNotFoundError, controllerManagedBy, isNotFound, newManager, silentLogger } from '@multicluster-runtime/core';
+import { loadUntrustedKubeconfig } from '@multicluster-runtime/core/kubeconfig';
+import type { Cluster, KubeObject, Request } from '@multicluster-runtime/core';
+import type { MultiClusterManager } from '@multicluster-runtime/core/manager';
 import { startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
 import { KubeconfigFileProvider, KubeconfigSecretProvider } from '@multicluster-runtime/provider-kubeconfig';
 import { afterAll, beforeAll, expect, test } from 'vitest';

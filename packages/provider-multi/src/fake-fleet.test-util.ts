@@ -3,7 +3,11 @@
  * got, a ClusterSet-backed provider the test adds clusters to, and an Aware that records engagements. The
  * composition with real providers and API servers is tested in provider-kubeconfig.
  */
-import { ClusterSet, loadUntrustedKubeconfig, noopMetrics, silentLogger, whenAborted } from '@multicluster-runtime/core';
+import { silentLogger } from '@multicluster-runtime/core';
+import { loadUntrustedKubeconfig } from '@multicluster-runtime/core/kubeconfig';
+import { noopMetrics } from '@multicluster-runtime/core/metrics';
+import { ClusterSet } from '@multicluster-runtime/core/providers';
+import { whenAborted } from '@multicluster-runtime/core/signal';
 import type {
   Aware,
   Cache,
@@ -14,8 +18,8 @@ import type {
   ObjectKind,
   ProviderContext,
   ProviderRunnable,
-  RESTMapper,
 } from '@multicluster-runtime/core';
+import type { RESTMapper } from '@multicluster-runtime/core/client';
 
 function unsupported(what: string): never {
   throw new Error(`FakeCluster does not implement ${what}`);

@@ -1,4 +1,6 @@
-import { ClusterNotFoundError, IndexFieldError, ProviderAlreadyStartedError, createLogger, noopMetrics } from '@multicluster-runtime/core';
+import { ClusterNotFoundError, createLogger } from '@multicluster-runtime/core';
+import { noopMetrics } from '@multicluster-runtime/core/metrics';
+import { IndexFieldError, ProviderAlreadyStartedError } from '@multicluster-runtime/core/providers';
 import type { ObjectKind } from '@multicluster-runtime/core';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { MultiProviderStoppedError, ProviderNameError, ProviderRemovedError } from './errors.js';

@@ -4,16 +4,9 @@
  * once, including providers added later. Providers can be added and removed while the fleet runs; removing one stops
  * it and disengages all of its clusters at once, even if the provider itself ignores its stop signal.
  */
-import {
-  ClusterNotFoundError,
-  IndexFieldError,
-  ProviderAlreadyStartedError,
-  isClusterNotFound,
-  isProviderRunnable,
-  linkedAbort,
-  silentLogger,
-  whenAborted,
-} from '@multicluster-runtime/core';
+import { ClusterNotFoundError, isClusterNotFound, silentLogger } from '@multicluster-runtime/core';
+import { IndexFieldError, ProviderAlreadyStartedError, isProviderRunnable } from '@multicluster-runtime/core/providers';
+import { linkedAbort, whenAborted } from '@multicluster-runtime/core/signal';
 import type {
   Aware,
   Cluster,

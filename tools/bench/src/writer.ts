@@ -6,7 +6,7 @@
  * the servers and the implementation under test.
  */
 import { KubeConfig } from '@kubernetes/client-node';
-import { Transport } from '@multicluster-runtime/core';
+import { Transport } from '@multicluster-runtime/core/client';
 import { BENCH_NAMESPACE, objectName } from './fleet/fleet-names.js';
 import type { FleetProcess } from './fleet/fleet-process.js';
 import { SENT_AT_ANNOTATION, nowMicros } from './protocol.js';

@@ -7,7 +7,8 @@ import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
-import { newCluster, sleep } from '@multicluster-runtime/core';
+import { newCluster } from '@multicluster-runtime/core';
+import { sleep } from '@multicluster-runtime/core/signal';
 import type { Client } from '@multicluster-runtime/core';
 import { startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
 

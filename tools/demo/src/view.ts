@@ -2,7 +2,7 @@
  * What the demo shows while it runs: on a terminal, a table redrawn in place (clusters engaged, reconciles per
  * cluster and controller, errors, queue depth, recent fleet events); elsewhere, one plain log line every few seconds.
  */
-import { sleep } from '@multicluster-runtime/core';
+import { sleep } from '@multicluster-runtime/core/signal';
 import type { DemoStats } from './stats.js';
 
 export interface ViewSource {

@@ -117,12 +117,15 @@ function npmEnv(): NodeJS.ProcessEnv {
 }
 
 /**
- * Imports `specifier` with plain node from inside the project, as the user's program would: '' when it loads, else
- * node's error output (e.g. ERR_MODULE_NOT_FOUND for an `exports` target missing from the tarball).
+ * Imports `specifier` (or each of several, in one process) with plain node from inside the project, as the user's
+ * program would: '' when it loads, else node's error output (e.g. ERR_MODULE_NOT_FOUND for an `exports` target
+ * missing from the tarball).
  */
-export async function importInProject(dir: string, specifier: string, signal?: AbortSignal): Promise<string> {
+export async function importInProject(dir: string, specifier: string | readonly string[], signal?: AbortSignal): Promise<string> {
+  const specifiers = typeof specifier === 'string' ? [specifier] : specifier;
+  const program = `for (const s of ${JSON.stringify(specifiers)}) await import(s);`;
   try {
-    await run(process.execPath, ['--input-type=module', '--eval', `await import(${JSON.stringify(specifier)});`], {
+    await run(process.execPath, ['--input-type=module', '--eval', program], {
       cwd: dir,
       signal,
       env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: dir },

@@ -15,10 +15,16 @@ import {
   EngagerProvider,
   isClusterNotFound,
   newManager,
-  whenAborted,
   type ClusterName,
   type ProviderContext,
 } from '@multicluster-runtime/core';
+import { rendezvousOwner, type Peer } from '@multicluster-runtime/core/sharding';
+import { sleep, whenAborted } from '@multicluster-runtime/core/signal';
+
+// Machinery is typed behind its subpath as in the root.
+export const owner: Peer | undefined = rendezvousOwner('prod-eu-1', []);
+// @ts-expect-error sleep takes milliseconds, not a duration string
+export const nap = () => sleep('1s');
 
 export const manager = newManager(new KubeConfig());
 export const missing: ClusterName = 'gone';

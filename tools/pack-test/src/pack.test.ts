@@ -3,11 +3,11 @@
  * build would), packed once with `npm pack`, and each tarball checked by our checker (exports, files, declared
  * dependencies, publish metadata), publint and arethetypeswrong. Then, for each published provider alone with core
  * and once for core + provider-multi + two providers, an empty project outside the repository installs the tarballs
- * only, imports every installed package with plain node, type-checks consumer files and the README examples against
- * the packed declarations, and runs the examples against in-memory API servers exactly as readme-examples.test.ts
- * does against the workspace. A provider author's project runs core's acceptance suite from the tarballs with its
- * own vitest. Last, copies of a package with a broken `files` and a broken `exports` must fail the
- * same steps, so a passing run means something.
+ * only, imports every installed package (and every subpath of core) with plain node, type-checks consumer files and
+ * the README examples against the packed declarations, and runs the examples against in-memory API servers exactly as
+ * readme-examples.test.ts does against the workspace. A provider author's project runs core's acceptance suite from
+ * the tarballs with its own vitest. Last, copies of a package with a broken `files` and a broken `exports` must fail
+ * the same steps, so a passing run means something.
  * Slow (installs): run by check.sh through vitest.pack.config.ts, not by `npm test`.
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -148,6 +148,15 @@ describe('installed from tarballs alone, each package imports, type-checks and r
         expect(installed.startsWith(realpathSync(dir))).toBe(true);
         expect(existsSync(join(installed, 'node_modules/@multicluster-runtime/core'))).toBe(false);
         expect(await importInProject(dir, name)).toBe('');
+      }
+      if (project.name === 'core') {
+        // Every subpath of core (./testing needs vitest: the provider author's project below imports it).
+        const core = tarballs.get('core')!.manifest;
+        const subpaths = Object.keys(core.exports as Record<string, unknown>)
+          .filter((k) => k !== '.' && k !== './package.json' && k !== './testing')
+          .map((k) => `${core.name}${k.slice(1)}`);
+        expect(subpaths.length).toBeGreaterThan(10);
+        expect(await importInProject(dir, subpaths)).toBe('');
       }
       expect(await typecheckProject(dir)).toBe('');
       await runExamples(project, programs);

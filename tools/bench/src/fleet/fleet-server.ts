@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { KubeConfig } from '@kubernetes/client-node';
-import { Transport } from '@multicluster-runtime/core';
+import { Transport } from '@multicluster-runtime/core/client';
 import { startApiServer, startFleet, type ApiServer } from '@multicluster-runtime/envtest';
 import { mapConcurrent } from '../concurrency.js';
 import { BENCH_NAMESPACE, objectName } from './fleet-names.js';

@@ -1,5 +1,6 @@
 /** The reconcile every multicluster-runtime runner measures: read the ConfigMap from its cluster's cache, record it. */
-import { controllerManagedBy, isNotFound, type KubeObject, type MultiClusterManager } from '@multicluster-runtime/core';
+import { controllerManagedBy, isNotFound, type KubeObject } from '@multicluster-runtime/core';
+import { type MultiClusterManager } from '@multicluster-runtime/core/manager';
 import type { Recorder } from './recorder.js';
 
 const configMap = { apiVersion: 'v1', kind: 'ConfigMap' };

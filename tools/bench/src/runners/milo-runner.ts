@@ -8,7 +8,8 @@
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { loadUntrustedKubeconfig, newManager, silentLogger } from '@multicluster-runtime/core';
+import { newManager, silentLogger } from '@multicluster-runtime/core';
+import { loadUntrustedKubeconfig } from '@multicluster-runtime/core/kubeconfig';
 import { MiloProvider } from '@multicluster-runtime/provider-milo';
 import { addBenchController } from './bench-controller.js';
 import { memoryAfterGc } from './gc-memory.js';

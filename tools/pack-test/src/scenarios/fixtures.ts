@@ -7,7 +7,8 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
-import { ApiClient, DiscoveryRESTMapper, Transport, isAlreadyExists, type KubeObject } from '@multicluster-runtime/core';
+import { isAlreadyExists, type KubeObject } from '@multicluster-runtime/core';
+import { ApiClient, DiscoveryRESTMapper, Transport } from '@multicluster-runtime/core/client';
 import {
   createCertificateAuthority,
   issueServerCertificate,

@@ -1,12 +1,7 @@
-import {
-  ApiError,
-  CacheSyncTimeoutError,
-  loadUntrustedKubeconfig,
-  newCluster,
-  ClusterEngageFailedError,
-  ClusterIndexFailedError,
-  TransportError,
-} from '../../index.js';
+import { ApiError, TransportError } from '../../client/errors.js';
+import { newCluster } from '../../cluster/cluster.js';
+import { loadUntrustedKubeconfig } from '../../kubeconfig/untrusted.js';
+import { CacheSyncTimeoutError, ClusterEngageFailedError, ClusterIndexFailedError } from '../errors.js';
 import { startApiServer } from '@multicluster-runtime/envtest';
 import { expect, test } from 'vitest';
 import { ProbeTimeoutError, classifyFailure, describeError, probeCluster } from './probe.js';

@@ -1,0 +1,42 @@
+/**
+ * `@multicluster-runtime/core/cache`: informers and the informer cache: list-watch, the store and its indexes, watch
+ * restarts, transforms, and their errors, for code that builds its own caches (a provider's wildcard cache, a custom
+ * source). The package root exports the part of this most programs need.
+ */
+export type {
+  Cache,
+  FieldIndexer,
+  IndexerFunc,
+  Informer,
+  InformerLease,
+  InformerOptions,
+  InformerPhase,
+  InformerStatus,
+  Registration,
+  ResourceEventHandler,
+} from './types.js';
+export type { InformerCacheOptions } from './informer-cache.js';
+export { InformerCache } from './informer-cache.js';
+export type { SharedInformerOptions } from './informer.js';
+export { SharedInformer } from './informer.js';
+export type { IndexFunc, StoreChange, StoreOptions } from './store.js';
+export { Store } from './store.js';
+export type { WatcherEvent, WatcherOptions, WatcherState } from './watcher.js';
+export { Watcher } from './watcher.js';
+export type { ListRequest, ListWatcher, RawWatchEvent, WatchRequest } from './list-watcher.js';
+export type { CacheTransport, ResourceListWatchOptions } from './resource-list-watcher.js';
+export { resourceListWatcher } from './resource-list-watcher.js';
+export type { BackoffOptions } from './backoff.js';
+export type { TransformFunc } from './transform.js';
+export { metadataOnly, stripManagedFields } from './transform.js';
+export type { WatchStatus } from './watcher-errors.js';
+export { InitialListFailed, ResourceGone, WatchErrorEvent, WatcherError, WatchFailed, WatchStartFailed } from './watcher-errors.js';
+export {
+  CacheError,
+  CacheNotStartedError,
+  CacheNotSyncedError,
+  CacheStoppedError,
+  IndexConflictError,
+  InvalidListOptionsError,
+  UnindexedFieldError,
+} from './errors.js';

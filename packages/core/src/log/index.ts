@@ -1,0 +1,6 @@
+/**
+ * `@multicluster-runtime/core/log`: structured logging: the `Logger` contract, a JSON-lines sink and the silent
+ * logger. The package root exports the part of this most programs need.
+ */
+export type { LogFields, LogLevel, LogSink, Logger, LoggerOptions } from './logger.js';
+export { createLogger, jsonLinesSink, silentLogger } from './logger.js';

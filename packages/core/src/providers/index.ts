@@ -1,0 +1,31 @@
+/**
+ * `@multicluster-runtime/core/providers`: building a provider: the cluster set and engager every provider here is
+ * made of, desired-state helpers, status, probes, the simple providers (single cluster, none) and the lifecycle
+ * errors. The package root exports the part of this most programs need.
+ */
+export type { AddOptions, AddOrReplaceOutcome, ClusterSetOptions } from './clusters/cluster-set.js';
+export { ClusterSet, sameConnection } from './clusters/cluster-set.js';
+export type { SingleClusterProviderOptions } from './single.js';
+export { SingleClusterProvider } from './single.js';
+export { NopProvider } from './nop.js';
+export {
+  CacheSyncTimeoutError,
+  ClusterAddAbortedError,
+  ClusterAlreadyExistsError,
+  ClusterEngageFailedError,
+  ClusterIndexFailedError,
+  ClusterLifecycleError,
+  ClusterStartFailedError,
+  IndexFieldError,
+  ProviderAlreadyStartedError,
+  ProviderConfigError,
+} from './errors.js';
+export type { ClusterConnectionOptions, ClusterFactory, RetryOptions } from './engager/cluster-engager.js';
+export { ClusterEngager } from './engager/cluster-engager.js';
+export { EngagerProvider } from './engager/engager-provider.js';
+export type { ClusterState, ClusterStatus, StatusListener } from './engager/cluster-status.js';
+export type { DesiredCluster } from './engager/desired-cluster.js';
+export { absentCluster, desiredFromKubeconfig, refusedCluster } from './engager/desired-cluster.js';
+export { ProbeTimeoutError, classifyFailure, describeError, probeCluster } from './engager/probe.js';
+export type { FailureVerdict } from './engager/probe.js';
+export { isProviderRunnable } from '../multicluster/types.js';
