@@ -491,5 +491,12 @@ describe('KubeconfigSecretProvider', () => {
     expect(() => new KubeconfigSecretProvider({ namespace: NS, probeTimeoutMs: -1 })).toThrow(/probeTimeoutMs must be a positive/);
     expect(() => new KubeconfigSecretProvider({ namespace: NS, retry: { initialMs: 0 } })).toThrow(/retry.initialMs/);
     expect(() => new KubeconfigSecretProvider({ namespace: NS, watch: 'cluster' as 'namespace' })).toThrow(/options.watch/);
+    // A mistyped capability would silently allow nothing; it is refused with the one it is close to.
+    expect(() => new KubeconfigSecretProvider({ namespace: NS, policy: { allow: ['insecure' as 'insecureTransport'] } })).toThrow(
+      'options.policy.allow[0] must be one of "exec", "authProvider", "localFiles", "insecureTransport", got "insecure" (did you mean "insecureTransport"?)',
+    );
+    expect(() => new KubeconfigSecretProvider({ namespace: NS, policy: { allowed: ['exec'] } as never })).toThrow(
+      /unknown option options.policy.allowed/,
+    );
   });
 });

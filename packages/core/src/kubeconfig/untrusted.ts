@@ -10,6 +10,7 @@ import type { Cluster as KcCluster, Context as KcContext, User as KcUser } from 
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
+import { arrayOf, nonEmptyString, oneOf, positiveInteger, type Shape } from '../options/rules.js';
 
 /** client-node's User, with the fields this module writes made mutable. */
 type KubeconfigUserFields = { -readonly [K in keyof KcUser]: KcUser[K] };
@@ -33,6 +34,13 @@ export interface KubeconfigPolicy {
   /** Largest accepted document in bytes. Default 1 MiB. */
   maxBytes?: number;
 }
+
+/** The rules of a KubeconfigPolicy, for providers that check their options when given (a mistyped capability is refused). */
+export const kubeconfigPolicyShape: Shape<KubeconfigPolicy> = {
+  allow: arrayOf(oneOf('exec', 'authProvider', 'localFiles', 'insecureTransport')),
+  execCommands: arrayOf(nonEmptyString),
+  maxBytes: positiveInteger,
+};
 
 export interface LoadKubeconfigOptions {
   /** Use this context instead of `current-context`. */

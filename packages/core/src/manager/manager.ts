@@ -103,7 +103,7 @@ export class MultiClusterManager implements Manager {
   private newCoordinator(): ShardCoordinator | undefined {
     const options = this.options.sharding;
     if (!options) return undefined;
-    const sharding = resolveSharding(options, namespaceOr(options.namespace, 'sharding.namespace'));
+    const sharding = resolveSharding(options, namespaceOr(options.namespace));
     const log = this.logger.with({ shardGroup: sharding.groupName, replica: sharding.id });
     return new ShardCoordinator(directClient(this.local.cluster), sharding, this.engagements, log);
   }

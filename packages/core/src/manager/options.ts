@@ -7,7 +7,23 @@ import type { Logger } from '../log/logger.js';
 import type { MetricsRecorder } from '../metrics/types.js';
 import type { MetricsSource } from '../healthz/probe-server.js';
 import { parseBindAddress } from '../healthz/bind-address.js';
-import type { ShardingOptions } from '../sharding/options.js';
+import type { ObjectKind } from '../object/types.js';
+import { checkOptions } from '../options/check.js';
+import {
+  anyString,
+  arrayOf,
+  boolean,
+  func,
+  nested,
+  nonEmptyString,
+  nonNegativeMs,
+  positiveMs,
+  positiveNumber,
+  rule,
+  withMethods,
+  type Shape,
+} from '../options/rules.js';
+import type { ShardingOptions, ShardingTimings } from '../sharding/options.js';
 import { ManagerConfigError } from './errors.js';
 
 /**
@@ -18,7 +34,7 @@ import { ManagerConfigError } from './errors.js';
  */
 export interface LeaderElectionOptions {
   enabled?: boolean;
-  /** Namespace of the Lease. Default: the pod's namespace when running in a cluster. */
+  /** Namespace of the Lease. Default: the pod's namespace when running in a cluster, else `default`. */
   namespace?: string;
   /** Name of the Lease; replicas of one controller share it. */
   name: string;
@@ -64,11 +80,11 @@ const serviceAccountNamespace = '/var/run/secrets/kubernetes.io/serviceaccount/n
 
 /** The Lease namespace: as configured, else the pod's own namespace (as controller-runtime). */
 export function leaseNamespace(le: LeaderElectionOptions): string {
-  return namespaceOr(le.namespace, 'leaderElection.namespace');
+  return namespaceOr(le.namespace);
 }
 
-/** `namespace` if set, else the pod's namespace; throws naming `option` when neither exists. */
-export function namespaceOr(namespace: string | undefined, option: string): string {
+/** `namespace` if set, else the pod's namespace, else `default` (a controller run from a laptop, say). */
+export function namespaceOr(namespace: string | undefined): string {
   if (namespace) return namespace;
   try {
     const ns = readFileSync(serviceAccountNamespace, 'utf8').trim();
@@ -76,13 +92,67 @@ export function namespaceOr(namespace: string | undefined, option: string): stri
   } catch {
     // not running in a pod
   }
-  throw new ManagerConfigError(`${option} is required when not running inside a cluster`);
+  return 'default';
 }
 
+const anObject = (what: string) => rule(what, (v) => typeof v === 'object' && v !== null);
+
+const shardingTimingsShape: Shape<ShardingTimings> = {
+  peerLeaseDurationMs: positiveMs,
+  peerRenewIntervalMs: positiveMs,
+  fenceLeaseDurationMs: positiveMs,
+  fenceRenewDeadlineMs: positiveMs,
+  fenceRetryPeriodMs: positiveMs,
+  recomputeIntervalMs: positiveMs,
+};
+
+/** Every option of newManager, so an unknown key (or one put at the wrong level) is refused with where it belongs. */
+const managerOptionsShape: Shape<ManagerOptions> = {
+  logger: withMethods('a Logger', ['debug', 'info', 'warn', 'error', 'with']),
+  metrics: anObject('a MetricsRecorder'),
+  metricsRegistry: anObject('a metrics source such as a prom-client Registry'),
+  leaderElection: nested<LeaderElectionOptions>({
+    enabled: boolean,
+    namespace: nonEmptyString,
+    name: nonEmptyString,
+    id: nonEmptyString,
+    leaseDurationMs: positiveMs,
+    renewDeadlineMs: positiveMs,
+    retryPeriodMs: positiveMs,
+  }),
+  metricsBindAddress: anyString,
+  healthProbeBindAddress: anyString,
+  gracefulShutdownTimeoutMs: nonNegativeMs,
+  localCluster: withMethods('a Cluster', ['start']),
+  sharding: nested<ShardingOptions>({
+    groupName: nonEmptyString,
+    namespace: nonEmptyString,
+    id: nonEmptyString,
+    weight: positiveNumber,
+    timings: nested(shardingTimingsShape),
+  }),
+  newCluster: func,
+  client: nested<ClientOptions>({
+    cache: nested<NonNullable<ClientOptions['cache']>>({
+      disableFor: arrayOf(
+        rule('a kind such as { apiVersion: "v1", kind: "Secret" }', (v) => {
+          const k = v as Partial<ObjectKind> | null;
+          return (
+            typeof k === 'object' &&
+            k !== null &&
+            typeof k.apiVersion === 'string' &&
+            k.apiVersion !== '' &&
+            typeof k.kind === 'string' &&
+            k.kind !== ''
+          );
+        }),
+      ),
+    }),
+  }),
+};
+
 export function validateOptions(options: ManagerOptions): void {
-  if (options.client !== undefined && (typeof options.client !== 'object' || options.client === null)) {
-    throw new ManagerConfigError('client must be an object such as { cache: { disableFor: [kind] } }');
-  }
+  checkOptions(options, managerOptionsShape, (message) => new ManagerConfigError(message));
   // Parsed here so a malformed address fails newManager, not a later start.
   parseBindAddress(options.metricsBindAddress);
   parseBindAddress(options.healthProbeBindAddress);

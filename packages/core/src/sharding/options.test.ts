@@ -39,7 +39,7 @@ describe('sharding options', () => {
     }
   });
 
-  it('makes newManager fail on bad sharding options, and asks for a namespace outside a cluster', () => {
+  it('makes newManager fail on bad sharding options, and defaults the namespace outside a cluster', () => {
     const kc = new KubeConfig();
     kc.loadFromOptions({
       clusters: [{ name: 'c', server: 'https://127.0.0.1:1', skipTLSVerify: false }],
@@ -47,8 +47,12 @@ describe('sharding options', () => {
       contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
       currentContext: 'x',
     });
-    expect(() => newManager(kc, undefined, { sharding: { groupName: 'g', namespace: 'ns', weight: -1 } })).toThrow(ShardingConfigError);
-    expect(() => newManager(kc, undefined, { sharding: { groupName: 'g' } })).toThrow(ManagerConfigError);
-    expect(() => newManager(kc, undefined, { sharding: { groupName: 'g' } })).toThrow(/sharding.namespace/);
+    expect(() => newManager(kc, undefined, { sharding: { groupName: 'g', namespace: 'ns', weight: -1 } })).toThrow(ManagerConfigError);
+    expect(() => newManager(kc, undefined, { sharding: { groupName: 'g', namespace: 'ns', weight: -1 } })).toThrow(
+      'sharding.weight must be a positive number, got -1',
+    );
+    expect(() => newManager(kc, undefined, { sharding: { groupName: 'Not A Label' } })).toThrow(ShardingConfigError);
+    // Outside a cluster, with no namespace given, the Leases go to `default` (options.test.ts in manager/ runs one).
+    expect(() => newManager(kc, undefined, { sharding: { groupName: 'g' } })).not.toThrow();
   });
 });

@@ -14,7 +14,7 @@ import { validateWeight } from './rendezvous.js';
 export interface ShardingOptions {
   /** Replicas with the same group share the fleet. A DNS label (lowercase alphanumerics and '-'), ≤ 30 characters. */
   groupName: string;
-  /** Namespace of the peer and fence Leases. Default: the pod's namespace when running in a cluster. */
+  /** Namespace of the peer and fence Leases. Default: the pod's namespace when running in a cluster, else `default`. */
   namespace?: string;
   /** This replica's identity. Default `<hostname>_<uuid>` (unique per process). */
   id?: string;

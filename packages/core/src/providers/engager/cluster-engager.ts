@@ -15,6 +15,8 @@ import type { MetricsRecorder } from '../../metrics/types.js';
 import type { ClusterName } from '../../fleet/cluster-name.js';
 import type { Aware, ProviderContext } from '../../multicluster/types.js';
 import type { ObjectKind } from '../../object/types.js';
+import { kubeconfigPolicyShape } from '../../kubeconfig/untrusted.js';
+import { func, nested, positiveMs, rule, withMethods, type Rule } from '../../options/rules.js';
 import { ClusterSet } from '../clusters/cluster-set.js';
 import type { ClusterState, ClusterStatus, StatusListener } from './cluster-status.js';
 import type { DesiredCluster } from './desired-cluster.js';
@@ -52,6 +54,24 @@ export interface ClusterConnectionOptions {
   /** Where the provider logs. Default: the manager's logger (the start context's). */
   logger?: Logger;
 }
+
+const anObject = (what: string) => rule(what, (v) => typeof v === 'object' && v !== null);
+
+/**
+ * The connection options every kubeconfig-based provider shares, and its kubeconfig `policy`, checked when the
+ * provider is made (each provider checks its own other keys).
+ */
+const connectionRules: Record<keyof ClusterConnectionOptions | 'policy', Rule> = {
+  clusterOptions: anObject('cluster options such as { transport: { … } }'),
+  newCluster: func,
+  probeTimeoutMs: positiveMs,
+  waitCacheTimeoutMs: positiveMs,
+  retry: nested<RetryOptions>({ initialMs: positiveMs, maxMs: positiveMs }),
+  onStatus: func,
+  metrics: anObject('a MetricsRecorder'),
+  logger: withMethods('a Logger', ['debug', 'info', 'warn', 'error', 'with']),
+  policy: nested(kubeconfigPolicyShape),
+};
 
 interface Attempt {
   readonly fingerprint: string;
@@ -92,16 +112,11 @@ export class ClusterEngager {
     private readonly owner: string,
     private readonly options: ClusterConnectionOptions = {},
   ) {
-    for (const [field, value] of [
-      ['probeTimeoutMs', options.probeTimeoutMs],
-      ['waitCacheTimeoutMs', options.waitCacheTimeoutMs],
-      ['retry.initialMs', options.retry?.initialMs],
-      ['retry.maxMs', options.retry?.maxMs],
-    ] as const) {
-      if (value !== undefined && !(Number.isFinite(value) && value > 0)) {
-        throw new ProviderConfigError(owner, `options.${field} must be a positive number of milliseconds, got ${String(value)}`);
-      }
-    }
+    const problems = Object.entries(connectionRules).flatMap(([key, r]) => {
+      const value = (options as Record<string, unknown>)[key];
+      return value === undefined ? [] : r.check(value, `options.${key}`);
+    });
+    if (problems.length > 0) throw new ProviderConfigError(owner, problems.map((p) => p.message).join('; '));
     this.log = (options.logger ?? silentLogger).with({ provider: owner });
     this.set = new ClusterSet({
       waitCacheTimeoutMs: options.waitCacheTimeoutMs ?? 30_000,
