@@ -1,7 +1,7 @@
 /**
  * Routes one shared wildcard informer's events to the handlers of the logical cluster each object belongs to, found
  * by its `kcp.io/cluster` annotation: one map lookup per event however many clusters are engaged, so no cluster
- * is ever called for another cluster's objects (upstream kcp-dev/multicluster-provider#42).
+ * is ever called for another cluster's objects.
  */
 import type { KubeObject, Logger } from '@multicluster-runtime/core';
 import type { Informer, Registration, ResourceEventHandler } from '@multicluster-runtime/core/cache';

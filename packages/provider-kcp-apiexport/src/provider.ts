@@ -2,10 +2,9 @@
  * `ApiExportProvider`: every logical cluster bound (Ready) to a kcp APIExport is a fleet member. It watches the
  * APIExportEndpointSlice in the export's workspace, runs one {@link Endpoint} per URL it lists (one per shard), and
  * engages a {@link LogicalCluster} for each logical cluster with a Ready APIBinding, through core's ClusterSet. A
- * cluster is disengaged when its last Ready binding goes (deleted or no longer Ready: upstream never disengages on
- * the latter) or its endpoint leaves the slice; endpoints that fail to start are retried with capped exponential
- * backoff (upstream #114). Clusters can also be looked up by workspace path (`kcp.io/path`), like upstream's
- * path-aware provider.
+ * cluster is disengaged when its last Ready binding goes (deleted or no longer Ready) or its endpoint leaves the
+ * slice; endpoints that fail to start are retried with capped exponential backoff. Clusters can also be looked up by
+ * workspace path (`kcp.io/path`).
  */
 import type {
   Aware,

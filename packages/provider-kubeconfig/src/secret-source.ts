@@ -2,8 +2,8 @@
  * Where the Secret provider reads kubeconfig Secrets from. `namespace` (the default) lists and watches only the
  * labelled Secrets of one namespace, server-side, so the operator needs nothing beyond `list`/`watch` on Secrets in
  * that namespace and keeps only those Secrets in memory. `host-cache` shares the host cluster's cache informer for
- * Secrets instead (as upstream does): one watch fewer when the host cache watches Secrets anyway, at the price of
- * cluster-wide Secret access and every Secret of the cluster in memory.
+ * Secrets instead: one watch fewer when the host cache watches Secrets anyway, at the price of cluster-wide Secret
+ * access and every Secret of the cluster in memory.
  */
 import { SharedInformer, resourceListWatcher } from '@multicluster-runtime/core/cache';
 import { Transport } from '@multicluster-runtime/core/client';

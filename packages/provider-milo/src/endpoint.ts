@@ -1,10 +1,9 @@
 /**
  * Where a project's control plane is reached. Project mode: Milo serves it under its own API at
  * `<base>/apis/resourcemanager.miloapis.com/v1alpha1/projects/<name>/control-plane`, and a path already on the base URL
- * (a gateway prefix) is kept; upstream replaces it, which breaks Milo behind a path-routing proxy.
- * ProjectControlPlane mode: each control plane is its own service, addressed by a template (`{name}` is replaced);
- * upstream hard-codes `https://milo-apiserver.project-<name>.svc.cluster.local:6443`.
- * Either way the credentials and TLS settings of the base config are used.
+ * (a gateway prefix) is kept, so Milo can sit behind a path-routing proxy. ProjectControlPlane mode: each control plane
+ * is its own service, addressed by a template (`{name}` is replaced). Either way the credentials and TLS settings of
+ * the base config are used.
  */
 import type { Cluster } from '@multicluster-runtime/core';
 

@@ -7,8 +7,8 @@
  *
  * Built on core's ClusterEngager, so projects connect concurrently and one that is slow or unreachable never holds
  * up the rest (it is retried with backoff and reported in `status(name)`). Each project costs one lazily started
- * Cluster: its cache starts no informer until a controller asks for one, unlike Milo's own provider, where a full
- * cache per project ran the controller-manager out of memory at about 400 projects (milo-os/milo#631).
+ * Cluster: its cache starts no informer until a controller asks for one, so memory grows with what controllers
+ * watch, not with the number of projects.
  */
 import { ClusterEngager, EngagerProvider, parseLabelSelector } from '@multicluster-runtime/core';
 import { connectionFingerprint } from '@multicluster-runtime/core/kubeconfig';

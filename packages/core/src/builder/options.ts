@@ -1,7 +1,7 @@
 /**
  * Per-watch options of the builder and how several of them combine. A watch may be given several option objects
  * (`for(kind, a, b)`); they merge field by field, later fields winning and predicates adding up, so setting one
- * engage option never resets another (upstream issue #93).
+ * engage option never resets another.
  */
 import type { KubeObject } from '../object/types.js';
 import type { Predicate } from '../predicate/types.js';

@@ -1,10 +1,10 @@
 /**
  * The multi-cluster controller: one work queue shared by every cluster (fair across clusters), workers that call the
  * reconciler, static sources (e.g. the local cluster's) and multi-cluster sources that are started for each engaged
- * cluster and stopped when it is disengaged. A port of controller-runtime's controller plus upstream mccontroller,
- * with the upstream gaps closed: a disengaged cluster's queued work is dropped and its in-flight reconciles see
- * their signal abort, and `waitForDisengaged` says when the last of them has returned (even one that ignores its
- * signal); an old engagement's cleanup can never remove its replacement; nothing a reconciler throws escapes.
+ * cluster and stopped when it is disengaged. A disengaged cluster's queued work is dropped and its in-flight
+ * reconciles see their signal abort, and `waitForDisengaged` says when the last of them has returned (even one that
+ * ignores its signal); an old engagement's cleanup can never remove its replacement; nothing a reconciler throws
+ * escapes.
  */
 import { randomUUID } from 'node:crypto';
 import type { Cluster } from '../cluster/types.js';

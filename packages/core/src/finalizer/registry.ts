@@ -1,8 +1,8 @@
 /**
  * A finalizer registry, as controller-runtime's pkg/finalizer: register one cleanup function per finalizer name, and
  * call `finalize` at the start of every reconcile. On a live object it adds the missing finalizers; on an object being
- * deleted it runs the cleanup of each finalizer still present and removes those whose cleanup succeeded. Unlike
- * upstream it also writes the change (a merge patch of `metadata.finalizers` guarded by the object's resourceVersion,
+ * deleted it runs the cleanup of each finalizer still present and removes those whose cleanup succeeded. It also
+ * writes the change (a merge patch of `metadata.finalizers` guarded by the object's resourceVersion,
  * so another controller's finalizers are never dropped), and a removal that finds the object gone is done, not an
  * error: a second reconcile that read a stale copy from the cache must not fail.
  *

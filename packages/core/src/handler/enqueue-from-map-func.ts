@@ -1,7 +1,7 @@
 /**
  * A handler that asks a function which objects to reconcile for an event's object. The function may name objects in
- * other clusters (cross-cluster enqueue: watch in cluster A, reconcile in cluster B), which upstream only allows
- * through a separate "WithClusterPreservation" variant.
+ * other clusters (cross-cluster enqueue: watch in cluster A, reconcile in cluster B) or leave the cluster out to
+ * mean the event's own.
  */
 import type { Cluster } from '../cluster/types.js';
 import type { Logger } from '../log/logger.js';

@@ -1,10 +1,10 @@
 /**
- * The manager's engagement table: which clusters are engaged and which Aware runnables hear about them. Engaging
- * fans out to every Aware (one failing does not stop the others); an Aware added later is engaged with every live
- * cluster (upstream forgets this). Each engagement has its own signal, aborted when the provider disengages the
- * cluster, when a new instance replaces it, or when the manager stops; cleanup is checked against the record, so a
- * replaced engagement ending late never removes its successor. `waitForDisengaged` asks every Aware whether its work
- * for a cluster has fully stopped.
+ * The manager's engagement table: which clusters are engaged and which Aware runnables hear about them. Engaging fans
+ * out to every Aware (one failing does not stop the others); an Aware added later is engaged with every live cluster,
+ * so the order in which runnables and clusters arrive does not matter. Each engagement has its own signal, aborted when
+ * the provider disengages the cluster, when a new instance replaces it, or when the manager stops; cleanup is checked
+ * against the record, so a replaced engagement ending late never removes its successor. `waitForDisengaged` asks every
+ * Aware whether its work for a cluster has fully stopped.
  */
 import type { Cluster } from '../cluster/types.js';
 import type { Logger } from '../log/logger.js';

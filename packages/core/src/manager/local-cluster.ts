@@ -2,7 +2,7 @@
  * The manager's local (host) cluster "": built from the config unless the options hand one in, started first and
  * stopped last, and ready once its cache has synced — including informers added since start (a controller's local
  * watches), which a readiness probe waits a moment for instead of failing at once. Field indexes reach it as well
- * as the provider's clusters (upstream indexes only the latter).
+ * as the provider's clusters, so an index serves a controller's local watches too.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { FieldIndexer, IndexerFunc } from '../cache/types.js';

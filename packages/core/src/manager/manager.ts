@@ -5,7 +5,7 @@
  * - Start order (as controller-runtime, plus the provider): probe servers, the local cluster and its cache sync,
  *   runnables that need no leader election, then — once elected — the rest, and the provider last.
  * - With leader election the provider runs on every replica unless it sets `needLeaderElection: true`: standbys
- *   answer getCluster (upstream's leader-only provider is Milo's bug #732) and take over with clusters already
+ *   answer getCluster (a webhook served by a standby needs the member) and take over with clusters already
  *   engaged; their controllers record the engagements and start watching only once elected. With sharding, Aware
  *   runnables and the provider run on every replica and per-cluster fences keep two replicas apart.
  * - A runnable that fails stops the manager with its error; a lost Lease stops it with LeaderElectionLostError.

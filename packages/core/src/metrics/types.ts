@@ -1,6 +1,6 @@
 /**
  * What the runtime records. Implemented over prom-client in ./prometheus.ts; every series that concerns a cluster
- * carries a `cluster` label (upstream has no per-cluster metrics).
+ * carries a `cluster` label, so a fleet's dashboards can tell one member's trouble from another's.
  */
 import type { ClusterName } from '../fleet/cluster-name.js';
 

@@ -3,8 +3,8 @@
  * with it on every replica; it engages a cluster onward only while this replica (1) is the rendezvous owner among
  * the live peers and (2) holds the cluster's fence. The onward engagement signal aborts on any of: the provider
  * disengaging that cluster, the fence being lost, ownership moving, or shutdown — and the controllers then stop that
- * cluster's sources and informers and drop its queued work. Fixes against upstream's coordinator: each cluster's
- * engagement derives only from its own provider signal, so removing one never stops another; ownership is rechecked
+ * cluster's sources and informers and drop its queued work. Each cluster's engagement derives only from its own
+ * provider signal, so removing one never stops another; ownership is rechecked
  * when peers change, when clusters come and go, and periodically; the fence is released only after the engagement
  * was aborted and the Awares say its work has fully stopped (`waitForDisengaged`: no reconcile still running, even
  * one that ignores its signal), and at shutdown only after the runnables stopped. A cluster whose work does not stop

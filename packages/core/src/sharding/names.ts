@@ -1,8 +1,8 @@
 /**
  * Lease names for peers and fences. Cluster names and replica IDs are free text (`path+context`, `provider#cluster`,
- * `ns/name`) while a Lease name must be a DNS-1123 subdomain; upstream only sanitizes, so distinct clusters such as
- * `a_b` and `a-b` share one fence and long names are rejected by the API server. Here any name that had to change,
- * or is too long, gets a hash suffix of the original, which keeps names distinct and within 63 characters.
+ * `ns/name`) while a Lease name must be a DNS-1123 subdomain. Sanitizing alone would give distinct clusters such as
+ * `a_b` and `a-b` one fence, and long names would be rejected by the API server, so any name that had to change, or
+ * is too long, gets a hash suffix of the original, which keeps names distinct and within 63 characters.
  */
 import { createHash } from 'node:crypto';
 

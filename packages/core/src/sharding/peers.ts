@@ -5,8 +5,7 @@
  * monotonic clock from when a renewal was first seen (as client-go's leader election does), so clock skew between
  * replicas does not matter; only a Lease seen for the first time is also checked against its wall-clock renewTime,
  * so a long-dead replica's leftover Lease is not taken for a live one. Self is always a peer. A replica that stops
- * cleanly deletes its Lease, so the others rebalance at their next refresh instead of after the TTL (upstream never
- * deletes peer Leases and hard-codes the timings).
+ * cleanly deletes its Lease, so the others rebalance at their next refresh instead of after the TTL.
  */
 import { isNotFound } from '../client/errors.js';
 import type { Client } from '../client/types.js';

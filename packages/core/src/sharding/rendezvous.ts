@@ -2,8 +2,8 @@
  * Weighted rendezvous (highest random weight) hashing: which peer owns a cluster. Each (cluster, peer) pair gets a
  * uniform hash u in (0, 1) and the score -w / ln(u); the highest score wins. That score is the logarithmic method of
  * Schindelhauer and Schomaker, under which a peer of weight w wins a share w / Σw of the names, and adding or
- * removing a peer moves only the names it gains or held. Upstream multiplies a 64-bit hash by the weight, which wraps
- * around and is not proportional. Ties (equal scores, practically only equal hashes) go to the smaller peer ID, so
+ * removing a peer moves only the names it gains or held (multiplying a 64-bit hash by the weight instead would wrap
+ * around and not be proportional). Ties (equal scores, practically only equal hashes) go to the smaller peer ID, so
  * every replica computes the same owner from the same peer list, in any order.
  */
 import { createHash } from 'node:crypto';

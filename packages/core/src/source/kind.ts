@@ -1,9 +1,9 @@
 /**
  * The Kind source: events for one kind of object from each engaged cluster's shared informer. `kind()` makes a
- * MultiClusterSource; the controller asks it for a per-cluster Source on every engagement. A per-cluster source
- * holds a lease on the informer and a registration on it; when its signal aborts (the cluster is disengaged) it
- * removes the registration and releases the lease, so the informer stops unless another controller still uses it
- * (upstream leaves the informer running forever). A cluster that cannot serve the kind yet (CRD not installed) is
+ * MultiClusterSource; the controller asks it for a per-cluster Source on every engagement. A per-cluster source holds a
+ * lease on the informer and a registration on it; when its signal aborts (the cluster is disengaged) it removes the
+ * registration and releases the lease, so the informer stops unless another controller still uses it: a fleet whose
+ * clusters come and go does not accumulate watches. A cluster that cannot serve the kind yet (CRD not installed) is
  * retried with backoff instead of failing the engagement.
  */
 import { CacheStoppedError } from '../cache/errors.js';

@@ -2,8 +2,8 @@
  * The deduplicating queue at the heart of every controller, with fairness across groups (clusters).
  *
  * As client-go's workqueue: an item waits at most once (dirty set), is never handed out while a worker processes it
- * (processing set), and an item added during processing is handed out again after `done`. Unlike client-go (one
- * FIFO), waiting items sit in one FIFO per group and `get` takes from the groups in turn, so a cluster with 10,000
+ * (processing set), and an item added during processing is handed out again after `done`. Waiting items sit in one
+ * FIFO per group and `get` takes from the groups in turn, so a cluster with 10,000
  * queued items delays a quiet cluster's item by at most one item per other busy cluster.
  */
 import type { MetricsRecorder } from '../metrics/types.js';

@@ -1,6 +1,6 @@
 /**
- * One rate limiter per group (per cluster). client-go's overall token bucket exists to protect the API server from
- * retry storms; in a fleet every cluster has its own API server, and one shared bucket lets a cluster with
+ * One rate limiter per group (per cluster). An overall token bucket protects an API server from retry storms; in a
+ * fleet every cluster has its own API server, and one shared bucket lets a cluster with
  * thousands of failing items push every other cluster's retries back by minutes. Keyed by group, each cluster
  * gets its own bucket, and a dropped group's limiter is discarded.
  */

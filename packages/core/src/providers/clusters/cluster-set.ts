@@ -1,5 +1,5 @@
 /**
- * The cluster lifecycle helper for provider authors (a port of upstream pkg/clusters, with its races fixed).
+ * The cluster lifecycle helper for provider authors.
  * A provider that discovers clusters hands each one to a ClusterSet, which starts it, waits for its cache (with a
  * timeout), applies the fleet's field indexes exactly once, and engages it; removing or replacing a cluster aborts
  * its lifetime signal, which stops its cache and disengages it everywhere. Every entry is identified by instance,

@@ -1,7 +1,7 @@
 /**
  * `ClusterEngager`: the part both kubeconfig providers share. Sources (Secrets, file contexts) tell it what each
  * named cluster should be (a config, nothing, or refused content); it converges every name on its own, concurrently,
- * so one slow or unreachable cluster never holds up the others (upstream handles them one at a time). Per name the
+ * so one slow or unreachable cluster never holds up the others. Per name the
  * work is serialised and coalesced: only the newest wish is acted on, and a newer wish aborts an attempt in flight.
  * New clusters are probed, then started, synced, indexed and engaged through core's ClusterSet; failures become the
  * cluster's status and, when retrying can help, a retry with capped exponential backoff.
