@@ -4,32 +4,12 @@
  * only the exported resource, so the suite's marker objects are of that kind. No rotation: a member has no
  * connection details of its own (the endpoint slice's URL is shared by every member of a shard).
  */
-import type { KubeObject } from '@multicluster-runtime/core';
 import { describeProviderAcceptance, kubeconfigOf, type AcceptanceMember } from '@multicluster-runtime/core/testing';
 import { startKcpServer, type KcpWorkspace } from '@multicluster-runtime/envtest';
 import { ApiExportProvider } from './provider.js';
+import { THING, thingSchema } from './thing-schema.test-util.js';
 
 const EXPORT = 'example.com';
-const THING = { apiVersion: 'example.com/v1', kind: 'Thing' };
-const thingSchema: KubeObject = {
-  apiVersion: 'apis.kcp.io/v1alpha1',
-  kind: 'APIResourceSchema',
-  metadata: { name: 'v1.things.example.com' },
-  spec: {
-    group: 'example.com',
-    names: { kind: 'Thing', listKind: 'ThingList', plural: 'things', singular: 'thing' },
-    scope: 'Namespaced',
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-        subresources: { status: {} },
-      },
-    ],
-  },
-};
 
 describeProviderAcceptance({
   name: 'ApiExportProvider (fake kcp)',

@@ -9,27 +9,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { ApiExportProvider } from './provider.js';
 import { bindingIsReady } from './endpoint.js';
 import { EndpointStartError } from './errors.js';
+import { THING, thingSchema } from './thing-schema.test-util.js';
 
-const thingSchema = {
-  metadata: { name: 'v1.things.example.com' },
-  spec: {
-    group: 'example.com',
-    names: { kind: 'Thing', listKind: 'ThingList', plural: 'things', singular: 'thing' },
-    scope: 'Namespaced',
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-        subresources: { status: {} },
-      },
-    ],
-  },
-};
 /** The machine is shared and busy: convergence gets seconds, not vitest's default 1 s. */
 const POLL = { timeout: 10_000 };
-const THING = { apiVersion: 'example.com/v1', kind: 'Thing' };
 const thing = (name: string, color: string): KubeObject => ({ ...THING, metadata: { name, namespace: 'default', labels: { color } } });
 
 /** Records engagements; a cluster leaves when its engagement signal aborts. */
