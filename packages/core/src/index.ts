@@ -106,6 +106,9 @@ export {
   IncompleteOwnerError,
   OwnerReferenceError,
 } from './owner/errors.js';
+// Events (the Event recorder itself comes from a cluster or the manager: getEventRecorderFor); the broadcaster is in ./events.
+export type { EventRecorder, EventType, RecordOptions } from './events/types.js';
+export { EventError, InvalidEventError } from './events/errors.js';
 export type { Origin, OriginOptions } from './origin/origin.js';
 export { enqueueRequestForOrigin, nameForOrigin, originOf, originSelector, setOrigin } from './origin/origin.js';
 

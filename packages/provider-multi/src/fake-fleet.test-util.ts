@@ -29,6 +29,9 @@ export class FakeCluster implements Cluster {
   readonly config: Cluster['config'];
   readonly client = new Proxy({}, { get: (_t, p) => () => unsupported(`client.${String(p)}`) }) as Client;
   readonly apiReader = this.client;
+  getEventRecorderFor(): never {
+    return unsupported('getEventRecorderFor');
+  }
   readonly restMapper = new Proxy({}, { get: (_t, p) => () => unsupported(`restMapper.${String(p)}`) }) as RESTMapper;
   readonly cache: Cache;
   readonly fieldIndexer: Cache;

@@ -1,7 +1,8 @@
 /**
  * `newCluster`: a Cluster over one API server, composed of one Transport (a single keep-alive connection pool shared
  * by the client, discovery and every informer), a discovery-backed REST mapper, the API client (`apiReader`), the
- * informer cache, and `client`, which reads from the cache and writes through the API client. `start` runs the cache until its signal aborts; then every informer is stopped and the pool is closed, so a
+ * informer cache, `client`, which reads from the cache and writes through the API client, and the event pipeline
+ * behind `getEventRecorderFor` (flushed when the cluster stops). `start` runs the cache until its signal aborts; then every informer is stopped and the pool is closed, so a
  * disengaged cluster leaves no sockets behind.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
@@ -13,6 +14,8 @@ import { Transport, type TransportOptions } from '../client/transport.js';
 import { silentLogger, type Logger } from '../log/logger.js';
 import { noopMetrics, type MetricsRecorder } from '../metrics/types.js';
 import type { ClusterName } from '../fleet/cluster-name.js';
+import { EventBroadcaster, type EventBroadcasterOptions } from '../events/broadcaster.js';
+import type { EventRecorder } from '../events/types.js';
 import { ClusterAlreadyStartedError } from './errors.js';
 import type { Cluster } from './types.js';
 
@@ -25,6 +28,8 @@ export interface ClusterOptions {
   transport?: TransportOptions;
   /** How `client` reads: `{ cache: { disableFor: [kind] } }` reads those kinds from the API server (controller-runtime's client.Options). */
   client?: ClientOptions;
+  /** Event recording: queue size, spam limit, series update interval, flush timeout on stop. */
+  events?: EventBroadcasterOptions;
 }
 
 /** A Cluster made by {@link newCluster}. Besides the contract it can be closed without ever being started. */
@@ -37,6 +42,7 @@ export class KubeCluster implements Cluster {
   readonly cache: InformerCache;
   readonly restMapper: DiscoveryRESTMapper;
   private readonly transport: Transport;
+  private readonly events: EventBroadcaster;
   private started = false;
 
   constructor(
@@ -55,6 +61,12 @@ export class KubeCluster implements Cluster {
       clusterName: this.name,
     });
     this.client = new DelegatingClient({ reader: this.cache, client: this.apiReader, disableFor: options.client?.cache?.disableFor ?? [] });
+    this.events = new EventBroadcaster(this.apiReader, {
+      ...options.events,
+      clusterName: this.name,
+      logger: (options.logger ?? silentLogger).with({ cluster: this.name }),
+      metrics: options.metrics ?? noopMetrics,
+    });
   }
 
   get fieldIndexer(): InformerCache {
@@ -66,12 +78,21 @@ export class KubeCluster implements Cluster {
     return this.transport.server;
   }
 
+  /**
+   * A recorder writing events.k8s.io/v1 Events into this cluster under `reportingController` (one pipeline per
+   * cluster, shared by its recorders). Pending events are written when the cluster stops.
+   */
+  getEventRecorderFor(reportingController: string): EventRecorder {
+    return this.events.recorderFor(reportingController);
+  }
+
   async start(signal: AbortSignal): Promise<void> {
     if (this.started) throw new ClusterAlreadyStartedError(this.name);
     this.started = true;
     try {
       await this.cache.start(signal);
     } finally {
+      await this.events.stop();
       await this.transport.close();
     }
   }
@@ -84,6 +105,7 @@ export class KubeCluster implements Cluster {
   async close(): Promise<void> {
     if (this.started) return;
     this.started = true;
+    await this.events.stop();
     await this.transport.close();
   }
 }

@@ -2,6 +2,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Cache, FieldIndexer } from '../cache/types.js';
 import type { Client, Reader, RESTMapper } from '../client/types.js';
+import type { EventRecorder } from '../events/types.js';
 import type { ClusterName } from '../fleet/cluster-name.js';
 
 export interface Cluster {
@@ -23,6 +24,11 @@ export interface Cluster {
   readonly fieldIndexer: FieldIndexer;
   /** Kind ⇄ resource mapping from discovery. */
   readonly restMapper: RESTMapper;
+  /**
+   * An event recorder writing events.k8s.io/v1 Events into this cluster (the one the regarding object lives in) under
+   * `reportingController`. Recording never blocks; pending events are written when the cluster stops (disengage).
+   */
+  getEventRecorderFor(reportingController: string): EventRecorder;
   /** Runs the cache until `signal` aborts, then stops every informer and closes every connection. */
   start(signal: AbortSignal): Promise<void>;
   /** Resolves true once every informer started so far has synced, false if `signal` aborts first. */

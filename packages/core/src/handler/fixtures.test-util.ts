@@ -57,6 +57,7 @@ export function testCluster(name: string, restMapper: RESTMapper = new TableREST
     get fieldIndexer() {
       return unusable();
     },
+    getEventRecorderFor: unusable,
     start: unusable,
     waitForCacheSync: unusable,
   };

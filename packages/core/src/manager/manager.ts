@@ -22,6 +22,7 @@ import type { Cluster } from '../cluster/types.js';
 import { LOCAL_CLUSTER, type ClusterName } from '../fleet/cluster-name.js';
 import type { HealthCheck } from '../healthz/checks.js';
 import type { Leadership } from '../leaderelection/lease-elector.js';
+import type { EventRecorder } from '../events/types.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { PrometheusMetrics } from '../metrics/prometheus.js';
 import type { MetricsRecorder } from '../metrics/types.js';
@@ -163,6 +164,10 @@ export class MultiClusterManager implements Manager {
 
   clusterFromContext(ctx: ClusterContext): Promise<Cluster> {
     return this.getCluster(ctx.clusterName);
+  }
+
+  getEventRecorderFor(reportingController: string): EventRecorder {
+    return this.local.cluster.getEventRecorderFor(reportingController);
   }
 
   getLocalCluster(): Cluster {

@@ -3,6 +3,7 @@
  * runnable (controllers, registries); it engages runnables with each cluster the provider brings.
  */
 import type { Cluster } from '../cluster/types.js';
+import type { EventRecorder } from '../events/types.js';
 import type { FieldIndexer } from '../cache/types.js';
 import type { HealthCheck } from '../healthz/checks.js';
 import type { Logger } from '../log/logger.js';
@@ -43,6 +44,8 @@ export interface Manager extends Aware {
   /** The cluster named by a reconcile context. */
   clusterFromContext(ctx: ClusterContext): Promise<Cluster>;
   getLocalCluster(): Cluster;
+  /** The local cluster's event recorder for `reportingController` (controller-runtime's `mgr.GetEventRecorderFor`). */
+  getEventRecorderFor(reportingController: string): EventRecorder;
   getProvider(): Provider | undefined;
   /** Indexes fields on the local cluster and on every provider cluster, present and future. */
   getFieldIndexer(): FieldIndexer;

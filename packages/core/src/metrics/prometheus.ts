@@ -6,7 +6,7 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ClusterName } from '../fleet/cluster-name.js';
-import type { MetricsRecorder, ReconcileOutcome } from './types.js';
+import type { EventDropReason, MetricsRecorder, ReconcileOutcome } from './types.js';
 
 export interface PrometheusMetricsOptions {
   /** Registry to register into. Default: a new one owned by this recorder. */
@@ -72,6 +72,7 @@ export class PrometheusMetrics implements MetricsRecorder {
   private readonly informerWatching: Gauge<'cluster' | 'kind'>;
   private readonly informerFailures: Gauge<'cluster' | 'kind'>;
   private readonly engaged: Gauge<'owner'>;
+  private readonly eventsDropped: Counter<'cluster' | 'reason'>;
 
   constructor(options: PrometheusMetricsOptions = {}) {
     this.registry = options.registry ?? new Registry();
@@ -147,6 +148,19 @@ export class PrometheusMetrics implements MetricsRecorder {
       labelNames: ['owner'],
       registers,
     });
+    this.eventsDropped = new Counter({
+      name: `${p}events_dropped_total`,
+      help: 'Events not written, per cluster and reason (queue_full, spam, write_failed, stopped).',
+      labelNames: ['cluster', 'reason'],
+      registers,
+    });
+  }
+
+  eventDropped(cluster: ClusterName, reason: EventDropReason): void {
+    if (this.retired.has(cluster)) return;
+    const labels = { cluster, reason };
+    this.eventsDropped.inc(labels);
+    this.series.note(cluster, this.eventsDropped, labels);
   }
 
   reconcileDone(controller: string, cluster: ClusterName, outcome: ReconcileOutcome, seconds: number): void {

@@ -6,6 +6,9 @@ import type { ClusterName } from '../fleet/cluster-name.js';
 
 export type ReconcileOutcome = 'success' | 'error' | 'requeue' | 'requeue_after' | 'terminal_error' | 'cluster_not_found';
 
+/** Why an event was not written: the queue was full, the object hit its spam limit, the API refused it, or the cluster stopped. */
+export type EventDropReason = 'queue_full' | 'spam' | 'write_failed' | 'stopped';
+
 export interface MetricsRecorder {
   /** One finished reconcile and how long it took. */
   reconcileDone(controller: string, cluster: ClusterName, outcome: ReconcileOutcome, seconds: number): void;
@@ -30,6 +33,8 @@ export interface MetricsRecorder {
   forgetCluster(cluster: ClusterName): void;
   /** The cluster is engaged (again): record its series. Optional; the manager calls it before engaging. */
   clusterEngaged?(cluster: ClusterName): void;
+  /** An event for this cluster was dropped instead of written. Optional. */
+  eventDropped?(cluster: ClusterName, reason: EventDropReason): void;
 }
 
 /** Records nothing. */
@@ -44,4 +49,5 @@ export const noopMetrics: MetricsRecorder = {
   engagedClusters() {},
   forgetCluster() {},
   clusterEngaged() {},
+  eventDropped() {},
 };

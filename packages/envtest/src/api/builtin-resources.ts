@@ -2,6 +2,7 @@
 import {
   CONFIGMAP_COLUMNS,
   CRD_COLUMNS,
+  EVENT_COLUMNS,
   LEASE_COLUMNS,
   NAMESPACE_COLUMNS,
   SECRET_COLUMNS,
@@ -76,6 +77,7 @@ export const BUILTIN_RESOURCES: readonly ResourceType[] = [
     namespaced: true,
     shortNames: ['ev'],
     allowCreateOnUpdate: true,
+    tableColumns: EVENT_COLUMNS,
   },
   {
     ...BASE,
@@ -113,6 +115,7 @@ export const BUILTIN_RESOURCES: readonly ResourceType[] = [
     namespaced: true,
     shortNames: ['ev'],
     allowCreateOnUpdate: true,
+    tableColumns: EVENT_COLUMNS,
   },
   {
     ...BASE,

@@ -32,3 +32,27 @@ export const CRD_COLUMNS: readonly TableColumn[] = [
   // Printed as a timestamp, not an age, as kube's CRD printer does.
   { name: 'Created At', type: 'string', value: (o) => field(o, 'metadata', 'creationTimestamp') },
 ];
+/** Both Event APIs print alike (kube-apiserver converts events.k8s.io Events to the core shape for its printer). */
+export const EVENT_COLUMNS: readonly TableColumn[] = [
+  {
+    name: 'Last Seen',
+    type: 'date',
+    value: (o) =>
+      field(o, 'series', 'lastObservedTime') ??
+      o['lastTimestamp'] ??
+      o['deprecatedLastTimestamp'] ??
+      o['eventTime'] ??
+      field(o, 'metadata', 'creationTimestamp'),
+  },
+  { name: 'Type', type: 'string', value: (o) => o['type'] },
+  { name: 'Reason', type: 'string', value: (o) => o['reason'] },
+  {
+    name: 'Object',
+    type: 'string',
+    value: (o) => {
+      const ref = (o['regarding'] ?? o['involvedObject']) as { kind?: string; name?: string } | undefined;
+      return ref ? `${(ref.kind ?? '').toLowerCase()}/${ref.name ?? ''}` : '';
+    },
+  },
+  { name: 'Message', type: 'string', value: (o) => o['note'] ?? o['message'] },
+];

@@ -62,6 +62,10 @@ export class ScriptedCluster implements Cluster {
     this.fieldIndexer = this.cache;
   }
 
+  getEventRecorderFor(): never {
+    return unsupported('getEventRecorderFor');
+  }
+
   async start(signal: AbortSignal): Promise<void> {
     this.starts++;
     this.running = true;
