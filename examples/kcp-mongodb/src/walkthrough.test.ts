@@ -6,8 +6,10 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { isNotFound, newManager, silentLogger } from '@multicluster-runtime/core';
 import { ApiClient, DiscoveryRESTMapper, Transport } from '@multicluster-runtime/core/client';
-import type { ApiServer, KcpServer, KcpWorkspace } from '@multicluster-runtime/envtest';
-import { startApiServer, startKcpServer } from '@multicluster-runtime/envtest';
+import type { ApiServer } from '@multicluster-runtime/envtest';
+import type { KcpServer, KcpWorkspace } from '@multicluster-runtime/envtest/kcp';
+import { startApiServer } from '@multicluster-runtime/envtest';
+import { startKcpServer } from '@multicluster-runtime/envtest/kcp';
 import { ApiExportProvider } from '@multicluster-runtime/provider-kcp-apiexport';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { EXPORT_NAME, MONGODB, type MongoDBCommunity, mongoDownstreamCrd, mongoResourceSchema } from './api.js';

@@ -3,7 +3,7 @@
  * test says why), one environment for all: conditions validated by the API as metav1.Condition, the finalizer
  * registry's writes, createOrUpdate/createOrPatch outcomes and server-side apply's field ownership. The in-memory server runs the same cases in each concept's *.integration.test.ts.
  */
-import { assetsDirFromEnv } from '@multicluster-runtime/envtest';
+import { assetsDirFromEnv } from '@multicluster-runtime/envtest/real';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { startRealTier, type Tier } from './cluster/tier.test-util.js';
 import { conditionCases } from './conditions/conditions.cases.test-util.js';

@@ -5,7 +5,7 @@
  * connection details of its own (the endpoint slice's URL is shared by every member of a shard).
  */
 import { describeProviderAcceptance, kubeconfigOf, type AcceptanceMember } from '@multicluster-runtime/core/testing';
-import { startKcpServer, type KcpWorkspace } from '@multicluster-runtime/envtest';
+import { startKcpServer, type KcpWorkspace } from '@multicluster-runtime/envtest/kcp';
 import { ApiExportProvider } from './provider.js';
 import { THING, thingSchema } from './thing-schema.test-util.js';
 

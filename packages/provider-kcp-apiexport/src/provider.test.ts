@@ -3,8 +3,8 @@ import type { Aware, Cluster, KubeObject, ProviderContext } from '@multicluster-
 import { isNotFound, silentLogger } from '@multicluster-runtime/core';
 import { ApiClient, DiscoveryRESTMapper, Transport } from '@multicluster-runtime/core/client';
 import { noopMetrics } from '@multicluster-runtime/core/metrics';
-import type { KcpServer, KcpWorkspace } from '@multicluster-runtime/envtest';
-import { startKcpServer } from '@multicluster-runtime/envtest';
+import type { KcpServer, KcpWorkspace } from '@multicluster-runtime/envtest/kcp';
+import { startKcpServer } from '@multicluster-runtime/envtest/kcp';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { ApiExportProvider } from './provider.js';
 import { bindingIsReady } from './endpoint.js';

@@ -6,13 +6,8 @@
 import { newCluster } from '@multicluster-runtime/core';
 import { loadUntrustedKubeconfig } from '@multicluster-runtime/core/kubeconfig';
 import type { KubeCluster } from '@multicluster-runtime/core/cluster';
-import {
-  assetsDirFromEnv,
-  startApiServer,
-  startTestEnvironment,
-  type ApiServer,
-  type TestEnvironment,
-} from '@multicluster-runtime/envtest';
+import { startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
+import { assetsDirFromEnv, startTestEnvironment, type TestEnvironment } from '@multicluster-runtime/envtest/real';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RecordingAware, runningCluster } from './fleet.test-util.js';
 import { DEFAULT_KUBECONFIG_SECRET_LABEL, KubeconfigSecretProvider, type KubeconfigSecretProviderOptions } from './secret-provider.js';

@@ -4,7 +4,7 @@
  * project; removal deletes the object. No rotation: a member's address follows from its name.
  */
 import { describeProviderAcceptance, kubeconfigOf, type AcceptanceMember } from '@multicluster-runtime/core/testing';
-import { startMiloServer } from '@multicluster-runtime/envtest';
+import { startMiloServer } from '@multicluster-runtime/envtest/milo';
 import { MiloProvider, type MiloMode } from './index.js';
 
 for (const mode of ['project', 'projectControlPlane'] as const satisfies readonly MiloMode[]) {

@@ -8,7 +8,7 @@ import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import { newManager, silentLogger } from '@multicluster-runtime/core';
 import { loadUntrustedKubeconfig } from '@multicluster-runtime/core/kubeconfig';
-import { startMiloServer, type MiloServer } from '@multicluster-runtime/envtest';
+import { startMiloServer, type MiloServer } from '@multicluster-runtime/envtest/milo';
 import { MiloProvider } from './index.js';
 
 const projects = 1_000;

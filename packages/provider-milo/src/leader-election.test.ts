@@ -9,7 +9,7 @@ import { ClusterNotFoundError, controllerManagedBy, isNotFound, newManager, sile
 import { loadUntrustedKubeconfig } from '@multicluster-runtime/core/kubeconfig';
 import type { Request } from '@multicluster-runtime/core';
 import type { MultiClusterManager } from '@multicluster-runtime/core/manager';
-import { startMiloServer, type MiloServer } from '@multicluster-runtime/envtest';
+import { startMiloServer, type MiloServer } from '@multicluster-runtime/envtest/milo';
 import { MiloProvider } from './index.js';
 
 const configMap = { apiVersion: 'v1', kind: 'ConfigMap' };

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vite
 import { newCluster, newManager, silentLogger } from '@multicluster-runtime/core';
 import { loadUntrustedKubeconfig } from '@multicluster-runtime/core/kubeconfig';
 import type { MultiClusterManager } from '@multicluster-runtime/core/manager';
-import { startMiloServer, type MiloFixtures, type MiloServer } from '@multicluster-runtime/envtest';
+import { startMiloServer, type MiloFixtures, type MiloServer } from '@multicluster-runtime/envtest/milo';
 import { MiloProvider, type MiloProviderOptions } from './index.js';
 
 const configMap = { apiVersion: 'v1', kind: 'ConfigMap' };

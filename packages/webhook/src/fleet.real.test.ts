@@ -1,6 +1,6 @@
 /** The fleet suite on real kube-apiservers (the real tier; needs KUBEBUILDER_ASSETS, else one skipped test says why). */
 import { test } from 'vitest';
-import { assetsDirFromEnv, startTestEnvironment } from '@multicluster-runtime/envtest';
+import { assetsDirFromEnv, startTestEnvironment } from '@multicluster-runtime/envtest/real';
 import { fleetSuite } from './fleet.test-util.js';
 
 if (!assetsDirFromEnv()) {

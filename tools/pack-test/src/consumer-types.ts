@@ -48,14 +48,30 @@ export const wrong = () => new MyProvider().start(new AbortController().signal, 
 `,
   envtest: `
 import { startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
+import { startKcpServer, type KcpWorkspace } from '@multicluster-runtime/envtest/kcp';
+import { startMiloServer } from '@multicluster-runtime/envtest/milo';
+import { startTestEnvironment, type TestEnvironmentOptions } from '@multicluster-runtime/envtest/real';
 
 export async function serverUrl(): Promise<string> {
   const server: ApiServer = await startApiServer({ name: 'consumer' });
   await server.close();
   return server.url;
 }
+export async function workspace(): Promise<KcpWorkspace> {
+  const kcp = await startKcpServer();
+  try {
+    return await kcp.createWorkspace('root:consumer');
+  } finally {
+    await kcp.close();
+  }
+}
+export const milo = () => startMiloServer().then((m) => m.close());
+export const real: TestEnvironmentOptions = { name: 'consumer' };
+export const startReal = () => startTestEnvironment(real);
 // @ts-expect-error the server's name is a string
 export const wrong = () => startApiServer({ name: 42 });
+// @ts-expect-error the real tier's name is a string
+export const wrongReal = () => startTestEnvironment({ name: 42 });
 `,
   'provider-kind': `
 import type { ProviderRunnable } from '@multicluster-runtime/core';

@@ -3,13 +3,8 @@
  * tier) a kube-apiserver + etcd: a started Cluster over either, the Widget CRD the cases use, and fresh namespaces.
  */
 import { KubeConfig } from '@kubernetes/client-node';
-import {
-  assetsDirFromEnv,
-  startApiServer,
-  startTestEnvironment,
-  type ApiServer,
-  type ApiServerOptions,
-} from '@multicluster-runtime/envtest';
+import { startApiServer, type ApiServer, type ApiServerOptions } from '@multicluster-runtime/envtest';
+import { assetsDirFromEnv, startTestEnvironment } from '@multicluster-runtime/envtest/real';
 import { isNoMatchError } from '../client/errors.js';
 import type { Client } from '../client/types.js';
 import type { KubeObject } from '../object/types.js';

@@ -4,7 +4,7 @@
  * after engagement, and a disengaged cluster's watches closed, as the in-memory server shows in the faster tier.
  */
 import { KubeConfig } from '@kubernetes/client-node';
-import { assetsDirFromEnv, startTestEnvironment, type TestEnvironment } from '@multicluster-runtime/envtest';
+import { assetsDirFromEnv, startTestEnvironment, type TestEnvironment } from '@multicluster-runtime/envtest/real';
 import { afterAll, afterEach, beforeAll, describe, expect, it, test } from 'vitest';
 import { controllerManagedBy } from '../builder/builder.js';
 import { newCluster, type KubeCluster } from '../cluster/cluster.js';

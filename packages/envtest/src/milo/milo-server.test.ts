@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MiloRequestError, startMiloServer, type MiloServer } from '../index.js';
+import { MiloRequestError, startMiloServer, type MiloServer } from './index.js';
 
 const run = promisify(execFile);
 const KUBECTL = ['/usr/bin/kubectl', '/usr/local/bin/kubectl'].find((p) => existsSync(p));

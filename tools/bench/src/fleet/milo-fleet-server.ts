@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { startMiloServer } from '@multicluster-runtime/envtest';
+import { startMiloServer } from '@multicluster-runtime/envtest/milo';
 import { mapConcurrent } from '../concurrency.js';
 import { BENCH_NAMESPACE, objectName } from './fleet-names.js';
 

@@ -9,17 +9,9 @@ import { dirname, join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { isAlreadyExists, type KubeObject } from '@multicluster-runtime/core';
 import { ApiClient, DiscoveryRESTMapper, Transport } from '@multicluster-runtime/core/client';
-import {
-  createCertificateAuthority,
-  issueServerCertificate,
-  startApiServer,
-  startKcpServer,
-  startMiloServer,
-  type ApiServer,
-  type KcpServer,
-  type KcpWorkspace,
-  type MiloServer,
-} from '@multicluster-runtime/envtest';
+import { createCertificateAuthority, issueServerCertificate, startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
+import { startKcpServer, type KcpServer, type KcpWorkspace } from '@multicluster-runtime/envtest/kcp';
+import { startMiloServer, type MiloServer } from '@multicluster-runtime/envtest/milo';
 
 export interface TestCluster {
   server: ApiServer;

@@ -9,9 +9,9 @@ import type { ResourceType } from '../api/resource-type.js';
 import { storageResource } from '../api/resource-type.js';
 import { CRD_CLEANUP_FINALIZER, crdConditions, crdSpec, isEstablished, resourceTypeForCrd } from '../api/strategies/crd.js';
 import type { StoreEvent } from '../storage/types.js';
-import type { ApiState } from './api-state.js';
-import { commitUpdate } from './ops/commit.js';
-import { deleteObject } from './ops/delete.js';
+import type { ApiState } from '../server/api-state.js';
+import { commitUpdate } from '../server/ops/commit.js';
+import { deleteObject } from '../server/ops/delete.js';
 
 const CLEANUP_POLL_MS = 50;
 

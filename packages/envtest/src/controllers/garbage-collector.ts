@@ -7,9 +7,9 @@ import { finalizersOf, isDeleting, meta } from '../api/object-meta.js';
 import type { ResourceType } from '../api/resource-type.js';
 import { storageResource } from '../api/resource-type.js';
 import type { StoreEvent, StoredObject } from '../storage/types.js';
-import type { ApiState } from './api-state.js';
-import { commitUpdate } from './ops/commit.js';
-import { deleteObject } from './ops/delete.js';
+import type { ApiState } from '../server/api-state.js';
+import { commitUpdate } from '../server/ops/commit.js';
+import { deleteObject } from '../server/ops/delete.js';
 
 const POLL_MS = 50;
 

@@ -6,9 +6,9 @@ import { NAMESPACE_RESOURCE } from '../api/builtin-resources.js';
 import { isDeleting } from '../api/object-meta.js';
 import { storageResource } from '../api/resource-type.js';
 import { NAMESPACE_FINALIZER, namespaceSpecFinalizers } from '../api/strategies/namespace.js';
-import type { ApiState } from './api-state.js';
-import { commitUpdate } from './ops/commit.js';
-import { deleteObject } from './ops/delete.js';
+import type { ApiState } from '../server/api-state.js';
+import { commitUpdate } from '../server/ops/commit.js';
+import { deleteObject } from '../server/ops/delete.js';
 
 const POLL_MS = 50;
 
