@@ -8,14 +8,20 @@
 #     projects (each provider with core; core + provider-multi + two providers), imports them, type-checks consumer
 #     files and the README examples against the packed declarations, runs the examples against in-memory API
 #     servers, and proves that a broken `files` or `exports` fails all of that.
+# Arguments: the names of the steps to run (default: all), e.g. `check.sh pack-test` on a second Node.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export NX_DAEMON=false NX_NO_CLOUD=true
 
 # Every step runs even after one failed, so one CI run reports every problem; the exit status says if any failed.
 failed=()
+only=("$@")
+for name in "${only[@]}"; do
+  [[ "$name" =~ ^(release-dry-run|pack-test)$ ]] || { echo "check.sh: no step '$name' (release-dry-run, pack-test)" >&2; exit 2; }
+done
 step() {
   local name=$1; shift; local t0=$SECONDS
+  if (( ${#only[@]} > 0 )) && [[ " ${only[*]} " != *" $name "* ]]; then return 0; fi
   echo "::: pack-check $name"
   if "$@"; then echo "::: pack-check $name passed in $((SECONDS - t0))s"
   else echo "::: pack-check $name FAILED after $((SECONDS - t0))s" >&2; failed+=("$name"); fi
@@ -51,4 +57,4 @@ if (( ${#failed[@]} > 0 )); then
   echo "pack-check failed: ${failed[*]}" >&2
   exit 1
 fi
-echo "pack-check passed"
+echo "pack-check passed on Node $(node --version)"

@@ -4,8 +4,9 @@
  * come from the npm cache (or the registry when the cache lacks them).
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { PackedPackage } from './packed-package.js';
 import { readManifest, repoRoot } from './workspace.js';
@@ -29,18 +30,38 @@ function installedVersion(name: string): string {
 }
 
 /**
+ * Whether this Node needs the README's undici override: client-node 2.x depends on undici 8, which needs Node ≥ 22.19
+ * (on Node 20 its import fails). A user on Node 22.19+ or 24 installs with no override, and so does the pack test.
+ */
+export function nodeNeedsUndiciOverride(version = process.versions.node): boolean {
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  return major < 22 || (major === 22 && minor < 19);
+}
+
+export interface ConsumerProjectOptions {
+  /**
+   * Whether the project's package.json carries the README's undici override (the repository's `overrides`).
+   * Default: only on a Node that needs it ({@link nodeNeedsUndiciOverride}), as a user would.
+   */
+  undiciOverride?: boolean;
+  /** More dev dependencies, at the versions the repository has installed (e.g. vitest for a provider author's suite). */
+  devDependencies?: readonly string[];
+  signal?: AbortSignal;
+}
+
+/**
  * Creates `dir` with a package.json depending on `packages` (folder names under packages/) as `file:` tarballs, plus
- * @kubernetes/client-node (the peer every user installs), the undici override the README documents for Node 20,
- * and @types/node for type-checking (plus `devDependencies`, at the versions the repository has installed); then runs
- * `npm install`.
+ * @kubernetes/client-node (the peer every user installs), the undici override the README documents for Node 20
+ * when wanted, and @types/node for type-checking (plus `devDependencies`, at the versions the repository has
+ * installed); then runs `npm install`.
  */
 export async function createConsumerProject(
   dir: string,
   packages: string[],
   tarballs: ReadonlyMap<string, PackedPackage>,
-  signal?: AbortSignal,
-  options: { devDependencies?: readonly string[] } = {},
+  options: ConsumerProjectOptions = {},
 ): Promise<void> {
+  const { undiciOverride = nodeNeedsUndiciOverride(), signal } = options;
   mkdirSync(dir, { recursive: true });
   const dependencies: Record<string, string> = { '@kubernetes/client-node': `^${installedVersion('@kubernetes/client-node')}` };
   for (const p of packages) {
@@ -57,7 +78,7 @@ export async function createConsumerProject(
         type: 'module',
         dependencies,
         devDependencies: Object.fromEntries(['@types/node', ...(options.devDependencies ?? [])].map((n) => [n, installedVersion(n)])),
-        overrides: readManifest(repoRoot).overrides ?? {},
+        ...(undiciOverride ? { overrides: readManifest(repoRoot).overrides ?? {} } : {}),
       },
       null,
       2,
@@ -75,6 +96,12 @@ export async function createConsumerProject(
     const e = err as { stdout?: string; stderr?: string };
     throw new ConsumerProjectError(dir, 'npm install failed', `${e.stdout ?? ''}${e.stderr ?? ''}` || String(err));
   }
+}
+
+/** The version of undici that @kubernetes/client-node loads in the project `dir` (resolved from client-node's folder). */
+export function undiciVersionOfClientNode(dir: string): string {
+  const clientNode = realpathSync(join(dir, 'node_modules/@kubernetes/client-node'));
+  return readManifest(dirname(createRequire(join(clientNode, 'package.json')).resolve('undici/package.json'))).version;
 }
 
 /**
