@@ -9,6 +9,8 @@
  * sharding, testing), each of which exports its concept's whole public API. A test in src/exports.test.ts keeps the
  * root at most 150 names. Exports are listed explicitly.
  */
+// First, before anything loads @kubernetes/client-node: a Node its undici cannot run on gets an error with the fix.
+import './node-support/guard.js';
 export type { GroupVersionKind, KubeObject, ObjectKey, ObjectKind, ObjectMeta, OwnerReference } from './object/types.js';
 
 // The fleet: cluster names, the provider contract, and the one error every lookup may throw.

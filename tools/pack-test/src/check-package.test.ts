@@ -153,6 +153,13 @@ describe('checkPackedPackage', () => {
     ]);
     expect(checkPackedPackage(await pack({ ...m, private: true }, files))).toEqual([]);
   });
+
+  it('accepts "sideEffects" naming shipped files, and flags one that is not shipped', async () => {
+    const m = { ...realProvider(), sideEffects: ['./dist/index.js'] };
+    expect(checkPackedPackage(await pack(m, goodFiles))).toEqual([]);
+    m.sideEffects = ['./dist/guard.js'];
+    expect(rules(await pack(m, goodFiles))).toEqual(['missing-target']);
+  });
 });
 
 describe('importedPackages', () => {

@@ -159,7 +159,14 @@ function checkPublishMetadata(pkg: PackedPackage, files: Set<string>, relDir: st
     if (m[field] === undefined) add('missing-field', `"${field}" is required for a published package`);
   }
   if (m.type !== 'module') add('missing-field', '"type" must be "module" (the packages are ESM-only)');
-  if (m.sideEffects !== false) add('missing-field', '"sideEffects" must be false so bundlers can drop unused modules');
+  // false, or the few shipped files that must run when imported (core's Node guard), so bundlers drop the rest.
+  if (Array.isArray(m.sideEffects)) {
+    for (const f of m.sideEffects) {
+      if (!files.has(normalize(f))) add('missing-target', `"sideEffects": ${f} is not in the tarball`);
+    }
+  } else if (m.sideEffects !== false) {
+    add('missing-field', '"sideEffects" must be false, or list the files that run on import, so bundlers can drop unused modules');
+  }
   if (!m.engines?.node) add('missing-field', '"engines.node" must state the supported Node versions');
   if (m.name.startsWith('@') && m.publishConfig?.access !== 'public') {
     add('missing-field', 'a scoped package needs "publishConfig": { "access": "public" } or npm publishes it restricted');

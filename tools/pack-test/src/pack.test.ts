@@ -187,6 +187,33 @@ describe("core's test kit, installed from tarballs with vitest, runs a provider 
   });
 });
 
+// Node 20 without the README's override (issue 23): client-node's undici 8 cannot run there. Core's guard, evaluated
+// before anything loads client-node, must stop the import with the fix: for core and each provider imported alone,
+// and for a README example as users copy it.
+describe.runIf(nodeNeedsUndiciOverride())('on Node 20 without the undici override', () => {
+  const expectGuard = (output: string) => {
+    expect(output).toContain('UndiciNeedsNewerNodeError');
+    expect(output).toContain('"overrides": { "undici": "^7" }');
+    expect(output).not.toContain('TypeError');
+  };
+
+  it("importing core, any provider or a README example fails with the fix, not undici's TypeError", async () => {
+    // envtest loads no client-node; every other published package does, through core.
+    const published = packages.filter((p) => !p.manifest.private && p.relDir !== 'packages/envtest').map((p) => folder(p.relDir));
+    const readme = 'packages/provider-kubeconfig/README.md';
+    const dir = join(work, 'node20-no-override');
+    await createConsumerProject(dir, published, tarballs, { undiciOverride: false });
+    expect(Number(undiciVersionOfClientNode(dir).split('.')[0])).toBeGreaterThanOrEqual(8);
+    // What users would see without the guard: client-node alone fails inside undici.
+    expect(await importInProject(dir, '@kubernetes/client-node')).toMatch(/TypeError[\s\S]*node_modules\/undici\//);
+
+    for (const p of published) expectGuard(await importInProject(dir, tarballs.get(p)!.manifest.name));
+    const example = runExample(writeExample(join(repoRoot, readme), dir, 'example'), { cwd: dir, env: {} });
+    expect((await example.exited).code).toBe(1);
+    expectGuard(example.output());
+  });
+});
+
 describe('a package with a broken manifest fails the same steps', () => {
   const victim = 'provider-kubeconfig';
   const breakages: { name: string; rule: string; edit(m: Manifest): void }[] = [
