@@ -27,8 +27,9 @@ export interface Manifest {
   peerDependencies?: Record<string, string>;
   optionalDependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
-  publishConfig?: { access?: string };
+  publishConfig?: { access?: string; registry?: string; [key: string]: string | undefined };
   overrides?: Record<string, string>;
+  nx?: { implicitDependencies?: string[] };
 }
 
 export interface WorkspacePackage {
