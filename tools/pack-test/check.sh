@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Package-quality gate (issue 12), for CI: exits non-zero if any package could not be released or would not work
-# from its tarball. About 2-3 minutes on 2 cores; the npm cache (or the registry) supplies third-party packages.
+# Package-quality gate (issues 12, 23), for CI: exits non-zero if any package could not be released or would not
+# work from its tarball. Steps 1-2 take about 2-3 minutes on 2 cores, step 3 about as long; the npm cache (or the
+# registry) supplies third-party packages.
 #  1. `nx release` dry run: independent versions from Conventional Commits, dependents' ranges updated; it must
 #     leave every file and tag as it was.
 #  2. The pack test (src/pack.test.ts): builds what is stale, packs every package once, checks each tarball with our
@@ -8,6 +9,9 @@
 #     projects (each provider with core; core + provider-multi + two providers), imports them, type-checks consumer
 #     files and the README examples against the packed declarations, runs the examples against in-memory API
 #     servers, and proves that a broken `files` or `exports` fails all of that.
+#  3. The release test (src/release/release.test.ts): `nx release` for real in a throwaway clone against a local
+#     Verdaccio on 127.0.0.1 (one package versioned, changelogged, tagged and published while the others keep their
+#     versions), then core and that provider installed from it run the provider's README example.
 # Arguments: the names of the steps to run (default: all), e.g. `check.sh pack-test` on a second Node.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -17,7 +21,7 @@ export NX_DAEMON=false NX_NO_CLOUD=true
 failed=()
 only=("$@")
 for name in "${only[@]}"; do
-  [[ "$name" =~ ^(release-dry-run|pack-test)$ ]] || { echo "check.sh: no step '$name' (release-dry-run, pack-test)" >&2; exit 2; }
+  [[ "$name" =~ ^(release-dry-run|pack-test|release)$ ]] || { echo "check.sh: no step '$name' (release-dry-run, pack-test, release)" >&2; exit 2; }
 done
 step() {
   local name=$1; shift; local t0=$SECONDS
@@ -51,7 +55,8 @@ release_dry_run() {
 }
 
 step release-dry-run release_dry_run
-step pack-test npx vitest run --config tools/pack-test/vitest.pack.config.ts
+step pack-test npx vitest run --config tools/pack-test/vitest.pack.config.ts src/pack.test.ts
+step release npx vitest run --config tools/pack-test/vitest.pack.config.ts src/release/release.test.ts
 
 if (( ${#failed[@]} > 0 )); then
   echo "pack-check failed: ${failed[*]}" >&2

@@ -46,14 +46,14 @@ export interface ConsumerProjectOptions {
   undiciOverride?: boolean;
   /** More dev dependencies, at the versions the repository has installed (e.g. vitest for a provider author's suite). */
   devDependencies?: readonly string[];
+  /** The environment npm runs in (e.g. a registry's); default: this one without what `npm run` added. */
+  env?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
 }
 
 /**
  * Creates `dir` with a package.json depending on `packages` (folder names under packages/) as `file:` tarballs, plus
- * @kubernetes/client-node (the peer every user installs), the undici override the README documents for Node 20
- * when wanted, and @types/node for type-checking (plus `devDependencies`, at the versions the repository has
- * installed); then runs `npm install`.
+ * @kubernetes/client-node (the peer every user installs); see {@link installConsumerProject}.
  */
 export async function createConsumerProject(
   dir: string,
@@ -61,14 +61,28 @@ export async function createConsumerProject(
   tarballs: ReadonlyMap<string, PackedPackage>,
   options: ConsumerProjectOptions = {},
 ): Promise<void> {
-  const { undiciOverride = nodeNeedsUndiciOverride(), signal } = options;
-  mkdirSync(dir, { recursive: true });
-  const dependencies: Record<string, string> = { '@kubernetes/client-node': `^${installedVersion('@kubernetes/client-node')}` };
+  const dependencies: Record<string, string> = {};
   for (const p of packages) {
     const packed = tarballs.get(p);
     if (!packed) throw new ConsumerProjectError(dir, `no tarball for packages/${p}`, '');
     dependencies[packed.manifest.name] = `file:${packed.tarball}`;
   }
+  await installConsumerProject(dir, dependencies, options);
+}
+
+/**
+ * Creates `dir` with a package.json depending on `dependencies` (name → what npm installs: a range, a `file:`
+ * tarball) plus @kubernetes/client-node (the peer every user installs), the undici override the README documents
+ * for Node 20 when wanted, and @types/node for type-checking (plus `devDependencies`, at the versions the repository
+ * has installed); then runs `npm install`.
+ */
+export async function installConsumerProject(
+  dir: string,
+  dependencies: Record<string, string>,
+  options: ConsumerProjectOptions = {},
+): Promise<void> {
+  const { undiciOverride = nodeNeedsUndiciOverride(), env = npmEnv(), signal } = options;
+  mkdirSync(dir, { recursive: true });
   writeFileSync(
     join(dir, 'package.json'),
     `${JSON.stringify(
@@ -76,7 +90,7 @@ export async function createConsumerProject(
         name: 'readme-consumer',
         private: true,
         type: 'module',
-        dependencies,
+        dependencies: { '@kubernetes/client-node': `^${installedVersion('@kubernetes/client-node')}`, ...dependencies },
         devDependencies: Object.fromEntries(['@types/node', ...(options.devDependencies ?? [])].map((n) => [n, installedVersion(n)])),
         ...(undiciOverride ? { overrides: readManifest(repoRoot).overrides ?? {} } : {}),
       },
@@ -90,7 +104,7 @@ export async function createConsumerProject(
       cwd: dir,
       signal,
       maxBuffer: 16 * 1024 * 1024,
-      env: npmEnv(),
+      env,
     });
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string };
@@ -138,7 +152,7 @@ export function writeConsumerTsconfig(dir: string, options: { checkDeclarations?
  * This process's environment without what `npm test`/`npm run` put there about the repository (npm_package_*,
  * npm_config_* such as the workspace), which would leak into the consumer's install; cache and registry stay.
  */
-function npmEnv(): NodeJS.ProcessEnv {
+export function npmEnv(): NodeJS.ProcessEnv {
   const keep = new Set(['npm_config_cache', 'npm_config_registry', 'npm_config_userconfig']);
   return Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) || keep.has(k.toLowerCase())));
 }
