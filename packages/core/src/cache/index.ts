@@ -3,6 +3,8 @@
  * restarts, transforms, and their errors, for code that builds its own caches (a provider's wildcard cache, a custom
  * source). The package root exports the part of this most programs need.
  */
+// First, before anything loads @kubernetes/client-node: a Node its undici cannot run on gets an error with the fix.
+import '../node-support/guard.js';
 export type {
   Cache,
   FieldIndexer,

@@ -3,6 +3,8 @@
  * mapping, request paths, merge patches and the API error taxonomy, for code that talks to an API server below the
  * level of a cluster's client. The package root exports the part of this most programs need.
  */
+// First, before anything loads @kubernetes/client-node: a Node its undici cannot run on gets an error with the fix.
+import '../node-support/guard.js';
 export type {
   Client,
   DeleteOptions,

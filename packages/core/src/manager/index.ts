@@ -3,6 +3,8 @@
  * leader election, probe servers and signal handling; its options and errors. The package root exports the part of
  * this most programs need.
  */
+// First, before anything loads @kubernetes/client-node: a Node its undici cannot run on gets an error with the fix.
+import '../node-support/guard.js';
 export type { AwareRunnable, ClusterContext, Manager, Runnable } from './types.js';
 export type { LeaderElectionOptions, ManagerOptions } from './options.js';
 export { MultiClusterManager, newManager } from './manager.js';

@@ -2,6 +2,8 @@
  * `@multicluster-runtime/core/predicate`: predicates: filters on watch events, their combinators, and how a set of
  * them is evaluated. The package root exports the part of this most programs need.
  */
+// First, before anything loads @kubernetes/client-node: a Node its undici cannot run on gets an error with the fix.
+import '../node-support/guard.js';
 export type { Predicate } from './types.js';
 export {
   annotationChangedPredicate,

@@ -3,6 +3,8 @@
  * made of, desired-state helpers, status, probes, the simple providers (single cluster, none) and the lifecycle
  * errors. The package root exports the part of this most programs need.
  */
+// First, before anything loads @kubernetes/client-node: a Node its undici cannot run on gets an error with the fix.
+import '../node-support/guard.js';
 export type { AddOptions, AddOrReplaceOutcome, ClusterSetOptions } from './clusters/cluster-set.js';
 export { ClusterSet, sameConnection } from './clusters/cluster-set.js';
 export type { SingleClusterProviderOptions } from './single.js';

@@ -2,6 +2,8 @@
  * `@multicluster-runtime/core/sharding`: sharding a fleet across replicas: rendezvous ownership, the fence Lease,
  * peer labels, options and errors. The package root exports the part of this most programs need.
  */
+// First, before anything loads @kubernetes/client-node: a Node its undici cannot run on gets an error with the fix.
+import '../node-support/guard.js';
 export type { ShardingOptions, ShardingTimings } from './options.js';
 export type { Peer } from './rendezvous.js';
 export { ownerOf as rendezvousOwner } from './rendezvous.js';

@@ -3,6 +3,8 @@
  * and the client-go style limiters it is built from, for controllers that tune or replace them. The package root
  * exports the part of this most programs need.
  */
+// First, before anything loads @kubernetes/client-node: a Node its undici cannot run on gets an error with the fix.
+import '../node-support/guard.js';
 export type { DelayingQueue, Queue, RateLimiter, RateLimitingQueue } from './types.js';
 export type { Clock } from './clock.js';
 export { systemClock } from './clock.js';
