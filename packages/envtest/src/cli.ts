@@ -5,8 +5,8 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { ApiServer } from './server/api-server.js';
-import { startApiServer } from './server/api-server.js';
+import type { ApiServer } from './api-server.js';
+import { startApiServer } from './api-server.js';
 
 export const USAGE = `Usage: envtest serve [--port N] [--kubeconfig PATH] [--clusters N]
 

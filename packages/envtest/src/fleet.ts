@@ -1,6 +1,6 @@
 /** Many in-memory servers at once (a fleet of 100 is cheap: they share one CA and one set of certificates). */
-import type { ApiServer } from './server/api-server.js';
-import { startApiServer } from './server/api-server.js';
+import type { ApiServer } from './api-server.js';
+import { startApiServer } from './api-server.js';
 import type { ApiServerOptions } from './server/options.js';
 import { InvalidOptionsError } from './errors.js';
 

@@ -4,8 +4,8 @@
  * have their own entry points, so a test imports only what it runs: `/real` (kube-apiserver and etcd from
  * KUBEBUILDER_ASSETS), `/kcp` (a fake kcp) and `/milo` (a fake Milo).
  */
-export type { ApiServer, ApiServerFaults, ApiServerStats } from './server/api-server.js';
-export { startApiServer } from './server/api-server.js';
+export type { ApiServer, ApiServerFaults, ApiServerStats } from './api-server.js';
+export { startApiServer } from './api-server.js';
 export type { ApiServerOptions, MountedPath, PathMount } from './server/options.js';
 export type { Fleet } from './fleet.js';
 export { startFleet } from './fleet.js';

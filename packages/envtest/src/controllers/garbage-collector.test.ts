@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { KubeHttpClient } from '../conformance/http-client.js';
-import type { ApiServer } from '../server/api-server.js';
-import { startApiServer } from '../server/api-server.js';
+import type { ApiServer } from '../api-server.js';
+import { startApiServer } from '../api-server.js';
 
 const path = (name?: string) => `/api/v1/namespaces/default/configmaps${name ? `/${name}` : ''}`;
 

@@ -7,8 +7,8 @@
  * be stopped and started again, which its virtual workspaces' clients see as a restart. Workspace types with
  * initializers and the initializingworkspaces virtual workspace serve kcp's workspace initialization.
  */
-import type { ApiServer } from '../server/api-server.js';
-import { startApiServer } from '../server/api-server.js';
+import type { ApiServer } from '../api-server.js';
+import { startApiServer } from '../api-server.js';
 import type { ApiServerOptions } from '../server/options.js';
 import type { KubeconfigOptions } from '../kubeconfig.js';
 import { AdminClient } from '../admin-client.js';

@@ -3,7 +3,7 @@
  * the labels and annotation Milo's project controller writes), and flip their readiness conditions the way Milo
  * reports it (`Ready` on a Project, `ControlPlaneReady` on a ProjectControlPlane).
  */
-import type { ApiServer } from '../server/api-server.js';
+import type { ApiServer } from '../api-server.js';
 import { AdminClient } from '../admin-client.js';
 import { MiloRequestError } from './errors.js';
 import { MILO_INFRA_GROUP, MILO_PROJECT_GROUP, MILO_VERSION, projectControlPlaneCrd, projectCrd } from './crds.js';

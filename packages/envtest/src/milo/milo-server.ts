@@ -5,8 +5,8 @@
  * For ProjectControlPlane mode, `internalAddress` is a URL template (`{name}`) that resolves to the same control planes.
  */
 import { parse, stringify } from 'yaml';
-import type { ApiServer, ApiServerFaults, ApiServerStats } from '../server/api-server.js';
-import { startApiServer } from '../server/api-server.js';
+import type { ApiServer, ApiServerFaults, ApiServerStats } from '../api-server.js';
+import { startApiServer } from '../api-server.js';
 import type { ApiServerOptions, PathMount } from '../server/options.js';
 import type { Authorizer } from '../auth/authorizer.js';
 import type { UserInfo } from '../auth/authenticator.js';

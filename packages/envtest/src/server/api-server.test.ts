@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { KubeHttpClient } from '../conformance/http-client.js';
-import type { ApiServer } from './api-server.js';
-import { startApiServer } from './api-server.js';
+import type { ApiServer } from '../api-server.js';
+import { startApiServer } from '../api-server.js';
 import { startFleet } from '../fleet.js';
 import { InvalidOptionsError, ServerStateError } from '../errors.js';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { widgetCrd } from '../conformance/cases/crd.js';
 import { KubeHttpClient } from '../conformance/http-client.js';
-import type { ApiServer } from './api-server.js';
-import { startApiServer } from './api-server.js';
+import type { ApiServer } from '../api-server.js';
+import { startApiServer } from '../api-server.js';
 
 describe('kcp mode: logical clusters', () => {
   let server: ApiServer;

@@ -1,8 +1,8 @@
 import { connect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { KubeHttpClient } from '../conformance/http-client.js';
-import type { ApiServer } from './api-server.js';
-import { startApiServer } from './api-server.js';
+import type { ApiServer } from '../api-server.js';
+import { startApiServer } from '../api-server.js';
 
 /** Hostile and malformed input: every request gets an answer (Status or 404 page), and the server keeps serving. */
 describe('bad input never crashes or hangs the server', () => {

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import { KubeHttpClient } from '../../conformance/http-client.js';
-import { startApiServer } from '../api-server.js';
+import { startApiServer } from '../../api-server.js';
 import { createCertificateAuthority, issueServerCertificate } from '../../tls/certificate-authority.js';
 
 const cleanups: (() => unknown)[] = [];

@@ -6,22 +6,22 @@ import { writeFile } from 'node:fs/promises';
 import type { Server } from 'node:https';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { StatusError, expired, internalError } from '../api/status-error.js';
-import type { UserInfo } from '../auth/authenticator.js';
-import type { Authorizer } from '../auth/authorizer.js';
-import { InvalidOptionsError, ServerListenError, ServerStateError } from '../errors.js';
-import type { KubeconfigOptions } from '../kubeconfig.js';
-import { renderKubeconfig } from '../kubeconfig.js';
-import type { ProcessCredentials } from '../tls/process-credentials.js';
-import { processCredentials } from '../tls/process-credentials.js';
-import { ApiState } from './api-state.js';
-import { startCrdController } from '../controllers/crd-controller.js';
-import { handleRequest } from './dispatch.js';
-import { startGarbageCollector } from '../controllers/garbage-collector.js';
-import { startNamespaceController } from '../controllers/namespace-controller.js';
-import type { ApiServerOptions, PathMount } from './options.js';
-import { resolveOptions } from './options.js';
-import { seedCluster } from './seed.js';
+import { StatusError, expired, internalError } from './api/status-error.js';
+import type { UserInfo } from './auth/authenticator.js';
+import type { Authorizer } from './auth/authorizer.js';
+import { InvalidOptionsError, ServerListenError, ServerStateError } from './errors.js';
+import type { KubeconfigOptions } from './kubeconfig.js';
+import { renderKubeconfig } from './kubeconfig.js';
+import type { ProcessCredentials } from './tls/process-credentials.js';
+import { processCredentials } from './tls/process-credentials.js';
+import { ApiState } from './server/api-state.js';
+import { startCrdController } from './controllers/crd-controller.js';
+import { handleRequest } from './server/dispatch.js';
+import { startGarbageCollector } from './controllers/garbage-collector.js';
+import { startNamespaceController } from './controllers/namespace-controller.js';
+import type { ApiServerOptions, PathMount } from './server/options.js';
+import { resolveOptions } from './server/options.js';
+import { seedCluster } from './server/seed.js';
 
 export interface ApiServerStats {
   /** TLS connections accepted since start (restarts included): proves whether clients reuse connections. */
