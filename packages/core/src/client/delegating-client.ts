@@ -4,11 +4,17 @@
  * write goes to the API server, and kinds named in `disableFor` are read from the server too (controller-runtime's
  * `client.CacheOptions.DisableFor`). Reads from the cache return copies the caller may change.
  *
+ * Unlike controller-runtime's, a `get` sees this client's own writes: an object it wrote is read from the API server
+ * until the cache has caught up with the write (recent-writes.ts), so the reconcile that a write queues does not act
+ * on the state from before it.
+ *
  * Also the way to build a direct client from a cluster's parts: `newDelegatingClient({ reader: cluster.apiReader,
  * client: cluster.client })` reads and writes on the server (leader election needs fresh reads).
  */
-import { kindKey } from '../object/gvk.js';
+import { kindKey, objectKindOf } from '../object/gvk.js';
 import type { KubeObject, KubeObjectLike, ObjectKey, ObjectKind } from '../object/types.js';
+import { isNotFound } from './errors.js';
+import { RecentWrites, type RecentWritesOptions } from './recent-writes.js';
 import type { Client, DeleteOptions, ListOptions, ObjectList, Patch, PatchOptions, Reader, RequestOptions, WriteOptions } from './types.js';
 
 /** How a cluster's client reads (controller-runtime's `client.Options`). */
@@ -31,12 +37,15 @@ export interface DelegatingClientOptions {
   /** Serves every write, and the reads of kinds in `disableFor` (the API client). */
   client: Client;
   disableFor?: readonly ObjectKind[];
+  /** How long and how many of its own writes the client remembers (see the module comment). */
+  recentWrites?: RecentWritesOptions;
 }
 
 export class DelegatingClient implements Client {
   private readonly reader: Reader;
   private readonly client: Client;
   private readonly uncached: ReadonlySet<string>;
+  private readonly written: RecentWrites;
 
   constructor(options: DelegatingClientOptions) {
     if (!options?.reader || !options.client) throw new TypeError('a delegating client needs a reader and a client');
@@ -52,38 +61,76 @@ export class DelegatingClient implements Client {
         return kindKey(k);
       }),
     );
+    this.written = new RecentWrites(options.recentWrites);
   }
 
-  get<T extends KubeObjectLike = KubeObject>(kind: ObjectKind, key: ObjectKey, options?: RequestOptions): Promise<T> {
-    return this.readerFor(kind).get<T>(kind, key, options);
+  async get<T extends KubeObjectLike = KubeObject>(kind: ObjectKind, key: ObjectKey, options?: RequestOptions): Promise<T> {
+    const reader = this.readerFor(kind);
+    const expected = reader === this.reader ? this.written.expectation(kind, key) : undefined;
+    if (!expected) return reader.get<T>(kind, key, options);
+    let cached: T | undefined;
+    try {
+      cached = await reader.get<T>(kind, key, options);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      if (expected.deleted) {
+        this.written.caughtUp(kind, key);
+        throw err;
+      }
+    }
+    if (!expected.deleted && cached?.metadata?.resourceVersion === expected.resourceVersion) {
+      this.written.caughtUp(kind, key);
+      return cached;
+    }
+    return this.client.get<T>(kind, key, options);
   }
 
   list<T extends KubeObjectLike = KubeObject>(kind: ObjectKind, options?: ListOptions): Promise<ObjectList<T>> {
     return this.readerFor(kind).list<T>(kind, options);
   }
 
-  create<T extends KubeObjectLike>(obj: T, options?: WriteOptions): Promise<T> {
-    return this.client.create(obj, options);
+  async create<T extends KubeObjectLike>(obj: T, options?: WriteOptions): Promise<T> {
+    return this.remember(await this.client.create(obj, options), options);
   }
 
-  update<T extends KubeObjectLike>(obj: T, options?: WriteOptions): Promise<T> {
-    return this.client.update(obj, options);
+  async update<T extends KubeObjectLike>(obj: T, options?: WriteOptions): Promise<T> {
+    return this.remember(await this.client.update(obj, options), options);
   }
 
-  updateStatus<T extends KubeObjectLike>(obj: T, options?: WriteOptions): Promise<T> {
-    return this.client.updateStatus(obj, options);
+  async updateStatus<T extends KubeObjectLike>(obj: T, options?: WriteOptions): Promise<T> {
+    return this.remember(await this.client.updateStatus(obj, options), options);
   }
 
-  patch<T extends KubeObjectLike = KubeObject>(kind: ObjectKind, key: ObjectKey, patch: Patch, options?: PatchOptions): Promise<T> {
-    return this.client.patch<T>(kind, key, patch, options);
+  async patch<T extends KubeObjectLike = KubeObject>(kind: ObjectKind, key: ObjectKey, patch: Patch, options?: PatchOptions): Promise<T> {
+    return this.remember(await this.client.patch<T>(kind, key, patch, options), options, kind, key);
   }
 
-  apply<T extends KubeObjectLike>(obj: T, options: PatchOptions & { fieldManager: string }): Promise<T> {
-    return this.client.apply(obj, options);
+  async apply<T extends KubeObjectLike>(obj: T, options: PatchOptions & { fieldManager: string }): Promise<T> {
+    return this.remember(await this.client.apply(obj, options), options);
   }
 
-  delete(kind: ObjectKind, key: ObjectKey, options?: DeleteOptions): Promise<void> {
-    return this.client.delete(kind, key, options);
+  async delete(kind: ObjectKind, key: ObjectKey, options?: DeleteOptions): Promise<void> {
+    await this.client.delete(kind, key, options);
+    if (this.readerFor(kind) === this.reader) this.written.record(kind, key, undefined);
+  }
+
+  /** Records a write's answer so the next `get` of the object sees at least it; returns the answer. */
+  private remember<T extends KubeObjectLike>(stored: T, options?: WriteOptions, kind?: ObjectKind, key?: ObjectKey): T {
+    if (options?.dryRun) return stored;
+    const metadata = stored?.metadata;
+    const name = key?.name ?? metadata?.name;
+    if (!name || !metadata?.resourceVersion) return stored;
+    let objectKind = kind;
+    if (!objectKind) {
+      try {
+        objectKind = objectKindOf(stored);
+      } catch {
+        return stored; // an answer without apiVersion/kind cannot be matched to later reads
+      }
+    }
+    if (this.readerFor(objectKind) !== this.reader) return stored;
+    this.written.record(objectKind, { namespace: key?.namespace ?? metadata.namespace, name }, metadata.resourceVersion);
+    return stored;
   }
 
   private readerFor(kind: ObjectKind): Reader {
