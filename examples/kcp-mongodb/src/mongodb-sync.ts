@@ -1,15 +1,28 @@
 /**
  * The walk-through's controller. For every MongoDBCommunity in a bound consumer workspace it keeps one projected
- * object on the downstream (local) cluster, named so that workspaces never collide; it copies `status.phase` and
- * `status.version` back from downstream; and a finalizer makes sure the downstream object is deleted before the
- * consumer's object goes. Downstream events map back to the consumer object through the origin annotations.
+ * object on the downstream (local) cluster, named so that workspaces never collide and stamped with its origin; it
+ * copies `status.phase` and `status.version` back from downstream; and a finalizer makes sure the downstream object
+ * is deleted before the consumer's object goes. Downstream events map back to the consumer object through the
+ * origin stamp. What it does is recorded as Events: in the consumer's workspace (the export claims events) and on
+ * the downstream cluster.
  */
-import type { Cluster, Controller, Manager, ReconcileContext, Request, Result } from '@multicluster-runtime/core';
-import { controllerManagedBy, enqueueRequestsFromMapFunc, isNotFound } from '@multicluster-runtime/core';
+import type { Cluster, Controller, EventRecorder, Manager, ReconcileContext, Request, Result } from '@multicluster-runtime/core';
+import {
+  Finalizers,
+  controllerManagedBy,
+  createOrPatch,
+  createOrUpdate,
+  enqueueRequestForOrigin,
+  ignoreNotFound,
+  nameForOrigin,
+  setOrigin,
+} from '@multicluster-runtime/core';
 import { MONGODB, type MongoDBCommunity } from './api.js';
-import { MANAGED_LABEL, ORIGIN_CLUSTER, ORIGIN_NAME, ORIGIN_NAMESPACE, downstreamName, originOf } from './downstream-name.js';
 
 export const FINALIZER = 'kcp-mongodb.example.com/downstream';
+/** The origin stamp's key prefix on downstream objects (`kcp-mongodb.example.com/origin-cluster`, ...). */
+export const ORIGIN_PREFIX = 'kcp-mongodb.example.com/';
+const CONTROLLER_NAME = 'mongodb-sync';
 
 export interface MongoSyncOptions {
   /** The downstream namespace every projected object goes to (it must exist). */
@@ -19,106 +32,83 @@ export interface MongoSyncOptions {
 export function setupMongoSync(mgr: Manager, options: MongoSyncOptions): Controller {
   const reconciler = new MongoSync(mgr, options);
   return controllerManagedBy(mgr)
-    .named('mongodb-sync')
+    .named(CONTROLLER_NAME)
     .for(MONGODB)
-    .watches(
-      MONGODB,
-      enqueueRequestsFromMapFunc<MongoDBCommunity>((obj) => {
-        const origin = originOf(obj.metadata.annotations);
-        return origin ? [{ clusterName: origin.cluster, namespace: origin.namespace, name: origin.name }] : [];
-      }),
-      { engageWithLocalCluster: true, engageWithProviderClusters: false },
-    )
+    .watches(MONGODB, enqueueRequestForOrigin<MongoDBCommunity>({ prefix: ORIGIN_PREFIX }), {
+      engageWithLocalCluster: true,
+      engageWithProviderClusters: false,
+    })
     .build((req, ctx) => reconciler.reconcile(req, ctx));
 }
 
+/** Where the object made for `origin` lives downstream. */
+export function downstreamKey(origin: Request, options: MongoSyncOptions): { namespace: string; name: string } {
+  return { namespace: options.downstreamNamespace, name: nameForOrigin(origin) };
+}
+
 class MongoSync {
+  private readonly downstreamEvents: EventRecorder;
+
   constructor(
     private readonly mgr: Manager,
     private readonly options: MongoSyncOptions,
-  ) {}
+  ) {
+    this.downstreamEvents = mgr.getEventRecorderFor(CONTROLLER_NAME);
+  }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
     const consumer = await this.mgr.getCluster(req.clusterName, ctx.signal);
-    const downstream = this.mgr.getLocalCluster();
-    let obj: MongoDBCommunity;
-    try {
-      obj = await consumer.cache.get<MongoDBCommunity>(MONGODB, { namespace: req.namespace, name: req.name }, { signal: ctx.signal });
-    } catch (err) {
-      if (isNotFound(err)) return; // gone: the finalizer already cleaned up downstream
-      throw err;
-    }
-    const origin = { cluster: req.clusterName, namespace: req.namespace, name: req.name };
-    const target = { namespace: this.options.downstreamNamespace, name: downstreamName(origin) };
-    const finalizers = obj.metadata.finalizers ?? [];
+    const obj = await consumer.client.get<MongoDBCommunity>(MONGODB, req, { signal: ctx.signal }).catch(ignoreNotFound);
+    if (!obj) return; // gone: the finalizer already cleaned up downstream
+    const events = consumer.getEventRecorderFor(CONTROLLER_NAME);
+    const target = downstreamKey(req, this.options);
 
-    if (obj.metadata.deletionTimestamp) {
-      if (!finalizers.includes(FINALIZER)) return;
-      try {
-        await downstream.client.delete(MONGODB, target, { signal: ctx.signal });
-      } catch (err) {
-        if (!isNotFound(err)) throw err;
+    const finalizers = new Finalizers<MongoDBCommunity>().register(FINALIZER, async () => {
+      if (await this.deleteDownstream(target, ctx.signal)) {
+        events.event(obj, 'Normal', 'DownstreamDeleted', `deleted ${target.namespace}/${target.name} downstream`);
+        return;
       }
-      // Keep the consumer's object until the downstream one is really gone (the operator may hold finalizers).
-      if (await exists(downstream, target, ctx.signal)) return { requeueAfter: 500 };
-      await consumer.client.update(
-        { ...obj, metadata: { ...obj.metadata, finalizers: finalizers.filter((f) => f !== FINALIZER) } },
-        { signal: ctx.signal },
-      );
-      ctx.log.info('downstream object deleted; finalizer removed', { downstream: target.name });
-      return;
-    }
+      return { requeueAfter: 500 }; // the operator may hold finalizers: keep ours until the object is really gone
+    });
+    const { requeueAfter } = await finalizers.finalize(consumer.client, obj, { signal: ctx.signal });
+    if (obj.metadata?.deletionTimestamp) return requeueAfter !== undefined ? { requeueAfter } : undefined;
 
-    if (!finalizers.includes(FINALIZER)) {
-      obj = await consumer.client.update(
-        { ...obj, metadata: { ...obj.metadata, finalizers: [...finalizers, FINALIZER] } },
-        { signal: ctx.signal },
-      );
-    }
-
-    const projected = await this.project(downstream, obj, origin, target, ctx.signal);
-    const phase = projected.status?.phase;
-    const version = projected.status?.version;
-    if (phase === undefined && version === undefined) return;
-    if (obj.status?.phase === phase && obj.status?.version === version) return;
-    await consumer.client.updateStatus(
-      { ...obj, status: { ...obj.status, ...(phase !== undefined ? { phase } : {}), ...(version !== undefined ? { version } : {}) } },
-      { signal: ctx.signal },
-    );
+    const { phase, version } = (await this.project(obj, req, target, events, ctx.signal)).status ?? {};
+    if (phase === undefined && version === undefined) return; // the operator has not reported yet
+    await createOrPatch(consumer.client, obj, (o) => void (o.status = { ...o.status, phase, version }), { signal: ctx.signal });
   }
 
   /** Creates or updates the downstream object so its spec is the consumer's; returns it as stored. */
   private async project(
-    downstream: Cluster,
     obj: MongoDBCommunity,
-    origin: { cluster: string; namespace: string; name: string },
+    origin: Request,
     target: { namespace: string; name: string },
+    events: EventRecorder,
     signal: AbortSignal,
   ): Promise<MongoDBCommunity> {
-    const metadata = {
-      name: target.name,
-      namespace: target.namespace,
-      labels: { [MANAGED_LABEL]: 'true' },
-      annotations: { [ORIGIN_CLUSTER]: origin.cluster, [ORIGIN_NAMESPACE]: origin.namespace, [ORIGIN_NAME]: origin.name },
-    };
-    let current: MongoDBCommunity;
-    try {
-      current = await downstream.client.get<MongoDBCommunity>(MONGODB, target, { signal });
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-      return downstream.client.create<MongoDBCommunity>({ ...MONGODB, metadata, spec: obj.spec ?? {} }, { signal });
+    const projected: MongoDBCommunity = { ...MONGODB, metadata: { ...target } };
+    const result = await createOrUpdate(
+      this.mgr.getLocalCluster().client,
+      projected,
+      (o) => {
+        setOrigin(o, origin, { prefix: ORIGIN_PREFIX });
+        o.spec = obj.spec ?? {};
+      },
+      { signal },
+    );
+    if (result !== 'unchanged') {
+      const verb = result === 'created' ? 'created' : 'updated';
+      events.event(obj, 'Normal', 'Projected', `${verb} ${target.namespace}/${target.name} downstream`, { related: projected });
+      this.downstreamEvents.event(projected, 'Normal', 'Projected', `${verb} for ${origin.clusterName}:${origin.namespace}/${origin.name}`);
     }
-    if (JSON.stringify(current.spec ?? {}) === JSON.stringify(obj.spec ?? {})) return current;
-    return downstream.client.update<MongoDBCommunity>({ ...current, spec: obj.spec ?? {} }, { signal });
+    return projected;
   }
-}
 
-async function exists(cluster: Cluster, key: { namespace: string; name: string }, signal: AbortSignal): Promise<boolean> {
-  try {
-    await cluster.client.get(MONGODB, key, { signal });
-    return true;
-  } catch (err) {
-    if (isNotFound(err)) return false;
-    throw err;
+  /** Deletes the downstream object; true once it is gone. */
+  private async deleteDownstream(target: { namespace: string; name: string }, signal: AbortSignal): Promise<boolean> {
+    const downstream: Cluster = this.mgr.getLocalCluster();
+    await downstream.client.delete(MONGODB, target, { signal }).catch(ignoreNotFound);
+    const left = await downstream.client.get(MONGODB, target, { signal }).catch(ignoreNotFound);
+    return left === undefined;
   }
 }

@@ -3,7 +3,7 @@
  * `Running` at its `spec.version`, which is all the walk-through needs to show status flowing back.
  */
 import type { Controller, Manager } from '@multicluster-runtime/core';
-import { controllerManagedBy, isNotFound } from '@multicluster-runtime/core';
+import { controllerManagedBy, createOrPatch, ignoreNotFound } from '@multicluster-runtime/core';
 import { MONGODB, type MongoDBCommunity } from './api.js';
 
 export function setupStandInOperator(mgr: Manager): Controller {
@@ -11,17 +11,11 @@ export function setupStandInOperator(mgr: Manager): Controller {
     .named('mongodb-operator')
     .for(MONGODB)
     .build(async (req, ctx) => {
-      const cluster = mgr.getLocalCluster();
-      let obj: MongoDBCommunity;
-      try {
-        obj = await cluster.client.get<MongoDBCommunity>(MONGODB, { namespace: req.namespace, name: req.name }, { signal: ctx.signal });
-      } catch (err) {
-        if (isNotFound(err)) return;
-        throw err;
-      }
-      if (obj.metadata.deletionTimestamp) return;
-      const version = obj.spec?.version ?? '';
-      if (obj.status?.phase === 'Running' && obj.status.version === version) return;
-      await cluster.client.updateStatus({ ...obj, status: { phase: 'Running', version } }, { signal: ctx.signal });
+      const { client } = mgr.getLocalCluster();
+      const obj = await client.get<MongoDBCommunity>(MONGODB, req, { signal: ctx.signal }).catch(ignoreNotFound);
+      if (!obj || obj.metadata?.deletionTimestamp) return;
+      await createOrPatch(client, obj, (o) => void (o.status = { phase: 'Running', version: o.spec?.version ?? '' }), {
+        signal: ctx.signal,
+      });
     });
 }

@@ -12,7 +12,7 @@ import type { Logger } from '../log/logger.js';
 import type { Manager } from '../manager/types.js';
 import { LOCAL_CLUSTER } from '../fleet/cluster-name.js';
 import { kindKey } from '../object/gvk.js';
-import type { KubeObject, ObjectKind } from '../object/types.js';
+import type { KubeObject, KubeObjectLike, ObjectKind } from '../object/types.js';
 import type { Predicate } from '../predicate/types.js';
 import type { ReconcileFunc, Reconciler } from '../reconcile/types.js';
 import { kind } from '../source/kind.js';
@@ -63,26 +63,26 @@ export class Builder {
   }
 
   /** The primary kind: its events reconcile the object itself. Call once. */
-  for<T extends KubeObject = KubeObject>(objectKind: ObjectKind, ...options: WatchOptions<T>[]): this {
-    const merged = mergeWatchOptions(options as WatchOptions[]);
+  for<T extends KubeObjectLike = KubeObject>(objectKind: ObjectKind, ...options: WatchOptions<T>[]): this {
+    const merged = mergeWatchOptions(options as unknown as WatchOptions[]);
     if (this.forSpec) this.forErrors.push(new ForCalledTwiceError(kindKey(this.forSpec.objectKind), kindKey(objectKind)));
     else this.forSpec = { objectKind, options: merged };
     return this;
   }
 
   /** A kind the primary kind owns: a change to one reconciles its owner (the controlling owner unless told otherwise). */
-  owns<T extends KubeObject = KubeObject>(objectKind: ObjectKind, ...options: OwnsOptions<T>[]): this {
-    this.owned.push({ objectKind, options: mergeWatchOptions(options as OwnsOptions[]) });
+  owns<T extends KubeObjectLike = KubeObject>(objectKind: ObjectKind, ...options: OwnsOptions<T>[]): this {
+    this.owned.push({ objectKind, options: mergeWatchOptions(options as unknown as OwnsOptions[]) });
     return this;
   }
 
   /** Any kind, mapped to requests by `handler` (which may enqueue for other clusters: cross-cluster enqueue). */
-  watches<T extends KubeObject = KubeObject>(objectKind: ObjectKind, handler: EventHandler<T>, ...options: WatchOptions<T>[]): this {
+  watches<T extends KubeObjectLike = KubeObject>(objectKind: ObjectKind, handler: EventHandler<T>, ...options: WatchOptions<T>[]): this {
     this.watched.push({
       what: `watches(${kindKey(objectKind)})`,
       objectKind,
-      handler: handler,
-      options: mergeWatchOptions(options as WatchOptions[]),
+      handler: handler as unknown as EventHandler,
+      options: mergeWatchOptions(options as unknown as WatchOptions[]),
     });
     return this;
   }
@@ -94,8 +94,8 @@ export class Builder {
   }
 
   /** Predicates applied to every watch (not to raw sources). */
-  withEventFilter<T extends KubeObject = KubeObject>(...predicates: Predicate<T>[]): this {
-    this.globalPredicates.push(...(predicates as Predicate[]));
+  withEventFilter<T extends KubeObjectLike = KubeObject>(...predicates: Predicate<T>[]): this {
+    this.globalPredicates.push(...(predicates as unknown as Predicate[]));
     return this;
   }
 

@@ -3,7 +3,7 @@
  * (`for(kind, a, b)`); they merge field by field, later fields winning and predicates adding up, so setting one
  * engage option never resets another.
  */
-import type { KubeObject } from '../object/types.js';
+import type { KubeObject, KubeObjectLike } from '../object/types.js';
 import type { Predicate } from '../predicate/types.js';
 import type { ClusterFilter } from '../source/kind.js';
 
@@ -17,14 +17,14 @@ export interface EngageOptions {
   clusterFilter?: ClusterFilter;
 }
 
-export interface WatchOptions<T extends KubeObject = KubeObject> extends EngageOptions {
+export interface WatchOptions<T extends KubeObjectLike = KubeObject> extends EngageOptions {
   /** ANDed with each other and with `withEventFilter` predicates; apply to this watch only. */
   predicates?: Predicate<T>[];
   /** Watch metadata only (PartialObjectMetadata). */
   metadataOnly?: boolean;
 }
 
-export interface OwnsOptions<T extends KubeObject = KubeObject> extends WatchOptions<T> {
+export interface OwnsOptions<T extends KubeObjectLike = KubeObject> extends WatchOptions<T> {
   /** Reconcile only the owner that is the controller (`controller: true`). Default true; false = every owner. */
   onlyController?: boolean;
 }

@@ -4,7 +4,7 @@
  */
 import type { Logger } from '../log/logger.js';
 import type { ClusterName } from '../fleet/cluster-name.js';
-import type { KubeObject } from '../object/types.js';
+import type { KubeObject, KubeObjectLike } from '../object/types.js';
 import { defaultHandlerLogger, objectFields, requestForObject } from './object-request.js';
 import type { EventHandler, RequestQueue } from './types.js';
 
@@ -14,7 +14,7 @@ export interface EnqueueForObjectOptions {
 }
 
 /** Enqueues `{clusterName, namespace, name}` of the event's object (the new object on updates). */
-export function enqueueRequestForObject<T extends KubeObject = KubeObject>(options: EnqueueForObjectOptions = {}): EventHandler<T> {
+export function enqueueRequestForObject<T extends KubeObjectLike = KubeObject>(options: EnqueueForObjectOptions = {}): EventHandler<T> {
   const enqueue = (type: string, clusterName: ClusterName, obj: T | undefined, queue: RequestQueue): void => {
     const req = requestForObject(clusterName, obj);
     if (req) queue.add(req);

@@ -6,7 +6,7 @@ import type { Cluster } from '../cluster/types.js';
 import type { Logger } from '../log/logger.js';
 import type { ClusterName } from '../fleet/cluster-name.js';
 import { parseApiVersion } from '../object/gvk.js';
-import type { KubeObject, ObjectKind } from '../object/types.js';
+import type { KubeObject, KubeObjectLike, ObjectKind } from '../object/types.js';
 import type { Request } from '../reconcile/types.js';
 import { addUnique, defaultHandlerLogger } from './object-request.js';
 import { OwnerScope } from './owner-scope.js';
@@ -34,7 +34,7 @@ interface OwnerRef {
  * Enqueues, in the event's cluster, the owners of kind `ownerKind` of the event's object (both the old and the new
  * object's owners on updates, so removing an owner reference still reconciles the former owner).
  */
-export function enqueueRequestForOwner<T extends KubeObject = KubeObject>(
+export function enqueueRequestForOwner<T extends KubeObjectLike = KubeObject>(
   ownerKind: ObjectKind,
   options: EnqueueForOwnerOptions = {},
 ): EventHandler<T> {
@@ -46,7 +46,8 @@ export function enqueueRequestForOwner<T extends KubeObject = KubeObject>(
   const ownersOf = (obj: T | undefined): OwnerRef[] => {
     const refs = obj?.metadata?.ownerReferences;
     if (!Array.isArray(refs)) return [];
-    const namespace = typeof obj!.metadata.namespace === 'string' ? obj!.metadata.namespace : '';
+    const ns = obj?.metadata?.namespace;
+    const namespace = typeof ns === 'string' ? ns : '';
     const out: OwnerRef[] = [];
     for (const ref of refs) {
       if (!ref || typeof ref.apiVersion !== 'string' || typeof ref.name !== 'string' || ref.name === '') continue;

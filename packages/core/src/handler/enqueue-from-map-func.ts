@@ -6,7 +6,7 @@
 import type { Cluster } from '../cluster/types.js';
 import type { Logger } from '../log/logger.js';
 import type { ClusterName } from '../fleet/cluster-name.js';
-import type { KubeObject } from '../object/types.js';
+import type { KubeObject, KubeObjectLike } from '../object/types.js';
 import type { Request } from '../reconcile/types.js';
 import { addUnique, defaultHandlerLogger, objectFields } from './object-request.js';
 import type { EventHandler, RequestQueue } from './types.js';
@@ -25,7 +25,7 @@ export interface MapContext {
 }
 
 /** Must not block; return the targets (or none). */
-export type MapFunc<T extends KubeObject = KubeObject> = (obj: T, ctx: MapContext) => readonly MapTarget[] | null | undefined;
+export type MapFunc<T extends KubeObjectLike = KubeObject> = (obj: T, ctx: MapContext) => readonly MapTarget[] | null | undefined;
 
 export interface EnqueueFromMapFuncOptions {
   /** Where a throwing map function or a malformed target is reported. Default: JSON lines on stderr. */
@@ -40,7 +40,7 @@ export interface EnqueueFromMapFuncOptions {
  * // A ConfigMap in any cluster enqueues the Deployment of the same name in the "hub" cluster.
  * enqueueRequestsFromMapFunc((cm) => [{ clusterName: 'hub', namespace: cm.metadata.namespace, name: cm.metadata.name! }])
  */
-export function enqueueRequestsFromMapFunc<T extends KubeObject = KubeObject>(
+export function enqueueRequestsFromMapFunc<T extends KubeObjectLike = KubeObject>(
   fn: MapFunc<T>,
   options: EnqueueFromMapFuncOptions = {},
 ): EventHandler<T> {

@@ -4,7 +4,7 @@
  */
 import { createLogger, type Logger } from '../log/logger.js';
 import type { ClusterName } from '../fleet/cluster-name.js';
-import type { KubeObject } from '../object/types.js';
+import type { KubeObjectLike } from '../object/types.js';
 import { requestKey } from '../reconcile/request.js';
 import type { Request } from '../reconcile/types.js';
 
@@ -16,15 +16,15 @@ export function defaultHandlerLogger(): Logger {
 }
 
 /** Log fields naming an event's object, never its contents. */
-export function objectFields(clusterName: ClusterName, obj: KubeObject | undefined): Record<string, unknown> {
+export function objectFields(clusterName: ClusterName, obj: KubeObjectLike | undefined): Record<string, unknown> {
   return { cluster: clusterName, namespace: obj?.metadata?.namespace ?? '', name: obj?.metadata?.name ?? '' };
 }
 
 /** The request for `obj` itself, or undefined if it has no name. */
-export function requestForObject(clusterName: ClusterName, obj: KubeObject | undefined): Request | undefined {
+export function requestForObject(clusterName: ClusterName, obj: KubeObjectLike | undefined): Request | undefined {
   const name = obj?.metadata?.name;
   if (typeof name !== 'string' || name === '') return undefined;
-  const namespace = obj!.metadata.namespace;
+  const namespace = obj!.metadata!.namespace;
   return { clusterName, namespace: typeof namespace === 'string' ? namespace : '', name };
 }
 

@@ -4,10 +4,10 @@
  */
 import type { Cluster } from '../cluster/types.js';
 import type { ClusterName } from '../fleet/cluster-name.js';
-import type { KubeObject } from '../object/types.js';
+import type { KubeObject, KubeObjectLike } from '../object/types.js';
 import type { Request } from '../reconcile/types.js';
 
-export interface CreateEvent<T extends KubeObject = KubeObject> {
+export interface CreateEvent<T extends KubeObjectLike = KubeObject> {
   readonly clusterName: ClusterName;
   readonly cluster: Cluster;
   readonly object: T;
@@ -15,14 +15,14 @@ export interface CreateEvent<T extends KubeObject = KubeObject> {
   readonly isInInitialList: boolean;
 }
 
-export interface UpdateEvent<T extends KubeObject = KubeObject> {
+export interface UpdateEvent<T extends KubeObjectLike = KubeObject> {
   readonly clusterName: ClusterName;
   readonly cluster: Cluster;
   readonly objectOld: T;
   readonly objectNew: T;
 }
 
-export interface DeleteEvent<T extends KubeObject = KubeObject> {
+export interface DeleteEvent<T extends KubeObjectLike = KubeObject> {
   readonly clusterName: ClusterName;
   readonly cluster: Cluster;
   readonly object: T;
@@ -30,7 +30,7 @@ export interface DeleteEvent<T extends KubeObject = KubeObject> {
   readonly deleteStateUnknown: boolean;
 }
 
-export interface GenericEvent<T extends KubeObject = KubeObject> {
+export interface GenericEvent<T extends KubeObjectLike = KubeObject> {
   readonly clusterName: ClusterName;
   readonly cluster: Cluster;
   readonly object: T;
@@ -44,7 +44,7 @@ export interface RequestQueue {
 }
 
 /** Maps events to requests. Missing callbacks ignore that event type. Callbacks must not block. */
-export interface EventHandler<T extends KubeObject = KubeObject> {
+export interface EventHandler<T extends KubeObjectLike = KubeObject> {
   create?(event: CreateEvent<T>, queue: RequestQueue): void;
   update?(event: UpdateEvent<T>, queue: RequestQueue): void;
   delete?(event: DeleteEvent<T>, queue: RequestQueue): void;

@@ -83,7 +83,7 @@ export function originSelector(origin: Origin, options: OriginOptions = {}): Rec
  * A handler for objects written elsewhere: each event enqueues the request of the object's origin, in the origin's
  * cluster. Objects without a stamp enqueue nothing.
  */
-export function enqueueRequestForOrigin<T extends KubeObject = KubeObject>(
+export function enqueueRequestForOrigin<T extends KubeObjectLike = KubeObject>(
   options: OriginOptions & EnqueueFromMapFuncOptions = {},
 ): EventHandler<T> {
   const { prefix, ...mapOptions } = options;

@@ -2,10 +2,10 @@
  * Predicates that let an update through only if a part of the object changed. Create, delete and generic events
  * always pass. They are usually ORed (`orPredicates(generationChangedPredicate(), labelChangedPredicate())`).
  */
-import type { KubeObject } from '../object/types.js';
+import type { KubeObject, KubeObjectLike } from '../object/types.js';
 import type { Predicate } from './types.js';
 
-function onUpdate<T extends KubeObject>(changed: (oldObj: T, newObj: T) => boolean): Predicate<T> {
+function onUpdate<T extends KubeObjectLike>(changed: (oldObj: T, newObj: T) => boolean): Predicate<T> {
   return {
     update: (e) => (e.objectOld && e.objectNew ? changed(e.objectOld, e.objectNew) : false),
   };
@@ -23,21 +23,21 @@ function sameStringMap(a: Readonly<Record<string, string>> | undefined, b: Reado
  * Passes updates whose `metadata.generation` changed: spec changes, not status or metadata. Do not use it for kinds
  * without a generation (such as ConfigMaps), whose updates it would all drop.
  */
-export function generationChangedPredicate<T extends KubeObject = KubeObject>(): Predicate<T> {
+export function generationChangedPredicate<T extends KubeObjectLike = KubeObject>(): Predicate<T> {
   return onUpdate<T>((o, n) => o.metadata?.generation !== n.metadata?.generation);
 }
 
 /** Passes updates whose labels changed. */
-export function labelChangedPredicate<T extends KubeObject = KubeObject>(): Predicate<T> {
+export function labelChangedPredicate<T extends KubeObjectLike = KubeObject>(): Predicate<T> {
   return onUpdate<T>((o, n) => !sameStringMap(o.metadata?.labels, n.metadata?.labels));
 }
 
 /** Passes updates whose annotations changed. */
-export function annotationChangedPredicate<T extends KubeObject = KubeObject>(): Predicate<T> {
+export function annotationChangedPredicate<T extends KubeObjectLike = KubeObject>(): Predicate<T> {
   return onUpdate<T>((o, n) => !sameStringMap(o.metadata?.annotations, n.metadata?.annotations));
 }
 
 /** Passes updates whose resourceVersion changed, which drops the no-op updates of a periodic resync. */
-export function resourceVersionChangedPredicate<T extends KubeObject = KubeObject>(): Predicate<T> {
+export function resourceVersionChangedPredicate<T extends KubeObjectLike = KubeObject>(): Predicate<T> {
   return onUpdate<T>((o, n) => o.metadata?.resourceVersion !== n.metadata?.resourceVersion);
 }

@@ -4,10 +4,10 @@
  */
 import type { CreateEvent, DeleteEvent, GenericEvent, UpdateEvent } from '../handler/types.js';
 import { createLogger, type Logger } from '../log/logger.js';
-import type { KubeObject } from '../object/types.js';
+import type { KubeObject, KubeObjectLike } from '../object/types.js';
 import type { Predicate } from './types.js';
 
-export interface EventsByType<T extends KubeObject = KubeObject> {
+export interface EventsByType<T extends KubeObjectLike = KubeObject> {
   create: CreateEvent<T>;
   update: UpdateEvent<T>;
   delete: DeleteEvent<T>;
@@ -22,7 +22,7 @@ let sharedDefaultLogger: Logger | undefined;
  * True if every predicate passes `event` (an empty list passes everything); false if one fails or throws. Throws are
  * logged to `log` (default: JSON lines on stderr).
  */
-export function evaluatePredicates<T extends KubeObject, K extends PredicateEventType>(
+export function evaluatePredicates<T extends KubeObjectLike, K extends PredicateEventType>(
   predicates: readonly Predicate<T>[],
   type: K,
   event: EventsByType<T>[K],

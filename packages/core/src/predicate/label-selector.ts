@@ -1,6 +1,6 @@
 /** A predicate passing objects whose labels a selector matches. */
 import { parseLabelSelector, labelSelectorFromObject, type LabelSelector, type LabelSelectorObject } from '../labels/selector.js';
-import type { KubeObject } from '../object/types.js';
+import type { KubeObject, KubeObjectLike } from '../object/types.js';
 import { predicateFuncs } from './funcs.js';
 import type { Predicate } from './types.js';
 
@@ -8,7 +8,7 @@ import type { Predicate } from './types.js';
  * Passes events whose object (the new object on updates) matches `selector`: a parsed selector, the string form, a
  * map of equalities, or a `metav1.LabelSelector`. Throws LabelSelectorError at once for a bad selector.
  */
-export function labelSelectorPredicate<T extends KubeObject = KubeObject>(
+export function labelSelectorPredicate<T extends KubeObjectLike = KubeObject>(
   selector: LabelSelector | LabelSelectorObject | string | Readonly<Record<string, string>>,
 ): Predicate<T> {
   const parsed = toSelector(selector);

@@ -5,7 +5,7 @@
  */
 import type { EventHandler, GenericEvent, RequestQueue } from '../handler/types.js';
 import { createLogger, type Logger } from '../log/logger.js';
-import type { KubeObject } from '../object/types.js';
+import type { KubeObject, KubeObjectLike } from '../object/types.js';
 import type { Predicate } from '../predicate/types.js';
 import { ChannelFullError, SourceAlreadyStartedError } from './errors.js';
 import type { Source } from './types.js';
@@ -16,7 +16,7 @@ export interface ChannelOptions {
   logger?: Logger;
 }
 
-export class ChannelSource<T extends KubeObject = KubeObject> implements Source {
+export class ChannelSource<T extends KubeObjectLike = KubeObject> implements Source {
   private readonly buffer: GenericEvent<T>[] = [];
   private readonly capacity: number;
   private readonly log: Logger;
@@ -88,6 +88,6 @@ export class ChannelSource<T extends KubeObject = KubeObject> implements Source 
 }
 
 /** A source fed by `send()`: each generic event that passes every predicate goes to `handler.generic`. */
-export function channel<T extends KubeObject = KubeObject>(handler: EventHandler<T>, ...predicates: Predicate<T>[]): ChannelSource<T> {
+export function channel<T extends KubeObjectLike = KubeObject>(handler: EventHandler<T>, ...predicates: Predicate<T>[]): ChannelSource<T> {
   return new ChannelSource<T>(handler, predicates);
 }

@@ -14,7 +14,7 @@ import { createLogger, type Logger } from '../log/logger.js';
 import { orAborted, sleep } from '../signal/wait.js';
 import type { ClusterName } from '../fleet/cluster-name.js';
 import { kindKey } from '../object/gvk.js';
-import type { KubeObject, ObjectKind } from '../object/types.js';
+import type { KubeObject, KubeObjectLike, ObjectKind } from '../object/types.js';
 import type { Predicate } from '../predicate/types.js';
 import { SourceAlreadyStartedError, SourceStartFailedError } from './errors.js';
 import { pollUntil } from './poll.js';
@@ -35,7 +35,7 @@ export interface KindOptions {
 }
 
 /** A source of events for one kind across the fleet. Immutable: `with()` returns a new source. */
-export class KindSource<T extends KubeObject = KubeObject> implements MultiClusterSource {
+export class KindSource<T extends KubeObjectLike = KubeObject> implements MultiClusterSource {
   constructor(
     readonly objectKind: ObjectKind,
     readonly handler: EventHandler<T>,
@@ -75,7 +75,7 @@ export class KindSource<T extends KubeObject = KubeObject> implements MultiClust
 }
 
 /** Watches `objectKind` in every engaged cluster; events that pass every predicate go to `handler`. */
-export function kind<T extends KubeObject = KubeObject>(
+export function kind<T extends KubeObjectLike = KubeObject>(
   objectKind: ObjectKind,
   handler: EventHandler<T>,
   ...predicates: Predicate<T>[]
@@ -91,7 +91,7 @@ function defaultLogger(): Logger {
 type State = 'new' | 'starting' | 'running' | 'stopped';
 
 /** One cluster's share of a KindSource. Serves a single engagement: start it once. */
-class ClusterKindSource<T extends KubeObject> implements Source {
+class ClusterKindSource<T extends KubeObjectLike> implements Source {
   private state: State = 'new';
   private registration: Registration | undefined;
   private readonly started: Promise<boolean>;
@@ -149,9 +149,9 @@ class ClusterKindSource<T extends KubeObject> implements Source {
       this.stopBeforeRunning();
       return true;
     }
-    let lease: InformerLease<T>;
+    let lease: InformerLease<T & KubeObject>;
     try {
-      lease = await this.cluster.cache.acquireInformer<T>(this.spec.objectKind, {
+      lease = await this.cluster.cache.acquireInformer<T & KubeObject>(this.spec.objectKind, {
         metadataOnly: this.spec.options.metadataOnly ?? false,
         signal,
       });
@@ -208,7 +208,7 @@ class ClusterKindSource<T extends KubeObject> implements Source {
   }
 
   /** Informer callbacks → filtered events → the handler. Nothing a user callback throws escapes. */
-  private adapter(signal: AbortSignal, queue: RequestQueue): ResourceEventHandler<T> {
+  private adapter(signal: AbortSignal, queue: RequestQueue): ResourceEventHandler<T & KubeObject> {
     const { handler, predicates } = this.spec;
     const clusterName = this.clusterName;
     const cluster = this.cluster;
@@ -254,6 +254,6 @@ class ClusterKindSource<T extends KubeObject> implements Source {
   }
 }
 
-function objectFields(obj: KubeObject): Record<string, unknown> {
+function objectFields(obj: KubeObjectLike): Record<string, unknown> {
   return { namespace: obj.metadata?.namespace ?? '', name: obj.metadata?.name ?? '' };
 }

@@ -2,7 +2,7 @@
  * @multicluster-runtime/envtest/kcp: a fake kcp on the in-memory server. Workspaces on shards, the apis.kcp.io API,
  * a binding controller and the APIExport virtual workspace, enough to run kcp providers against in tests.
  */
-export type { BindOptions, CreateExportOptions, KcpServer, KcpServerOptions } from './kcp-server.js';
+export type { BindOptions, CreateExportOptions, CreateWorkspaceOptions, GroupResource, KcpServer, KcpServerOptions } from './kcp-server.js';
 export { startKcpServer } from './kcp-server.js';
 export type { Workspace as KcpWorkspace } from './workspaces.js';
 export { logicalClusterNameOf } from './workspaces.js';
