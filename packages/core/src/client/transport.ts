@@ -23,81 +23,21 @@ import { deadline } from '../signal/deadline.js';
 import { sleep } from '../signal/wait.js';
 import { RequestSlots } from './request-slots.js';
 import { readLimited, utf8 } from './response-body.js';
+import { InvalidRequestError, TransportClosedError, TransportConfigError, TransportError, type RequestDescription } from './errors.js';
+import { apiError, classify, isOwnError, serverAskedToRetry } from './transport-failures.js';
 import {
-  ApiError,
-  CredentialError,
-  InvalidRequestError,
-  TransportClosedError,
-  TransportConfigError,
-  TransportError,
-  type RequestDescription,
-  type TransportFailure,
-} from './errors.js';
-import type { ExecCredentialSourceOptions } from './exec-credential.js';
+  nonNegativeInteger,
+  positive,
+  type Query,
+  type TransportOptions,
+  type TransportRequest,
+  type WatchRequest,
+} from './transport-options.js';
 import { RequestAuth, type RequestCredentials, type TlsMaterial } from './request-auth.js';
 import { decodeWatchEvents, WatchDecodeError, WatchLineTooLongError, type WatchEvent } from './watch-decoder.js';
 
 export type { WatchEvent } from './watch-decoder.js';
-
-export type Query = Record<string, string | number | boolean | undefined>;
-
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-export interface TransportRequest {
-  method: HttpMethod;
-  /** Absolute API path (`/api/v1/…`); a path prefix of the server URL is prepended. */
-  path: string;
-  query?: Query;
-  /** Sent as JSON unless it is a string (then sent as is). */
-  body?: unknown;
-  /** Default `application/json` when there is a body. */
-  contentType?: string;
-  /** Default `application/json`; e.g. a PartialObjectMetadataList representation for metadata-only reads. */
-  accept?: string;
-  signal?: AbortSignal;
-  /** Overrides the Transport's request timeout. */
-  timeoutMs?: number;
-}
-
-export interface WatchRequest {
-  path: string;
-  query?: Query;
-  /** Default `application/json`. */
-  accept?: string;
-  signal: AbortSignal;
-  /** Overrides the idle timeout for this watch. */
-  idleTimeoutMs?: number;
-}
-
-export interface TransportOptions {
-  /** Most connections open at once for requests (watches have their own pool). Default 10. */
-  maxConnections?: number;
-  /** Deadline of one request, from sending to the last byte of the answer. Default 30 000 ms. */
-  requestTimeoutMs?: number;
-  /** A watch that receives no byte for this long fails. Default: see the module comment. */
-  watchIdleTimeoutMs?: number;
-  /** Time to establish TCP and TLS. Default 10 000 ms. */
-  connectTimeoutMs?: number;
-  /** How long an idle connection is kept for reuse (the server's keep-alive hint wins when shorter). Default 60 000 ms. */
-  keepAliveTimeoutMs?: number;
-  /**
-   * How often a request is sent again when the server answers 429 or 5xx with a Retry-After header (API Priority and
-   * Fairness, a restarting server), waiting as asked; a server asking for more than 10 s gets its error returned
-   * instead, for the caller's own backoff. 0 turns this off. Default 5.
-   */
-  maxThrottleRetries?: number;
-  /** Default `multicluster-runtime-ts`. */
-  userAgent?: string;
-  /** Exec plugin settings (timeout of a run, refresh skew). */
-  exec?: ExecCredentialSourceOptions;
-  /**
-   * Largest answer to a request, in bytes; a larger one fails with a `too-large` TransportError. Default 256 MiB
-   * (informers list in pages of 500 objects; the API server refuses objects over ~1.5 MiB).
-   */
-  maxResponseBytes?: number;
-  /** Longest single watch event, in characters; a longer one fails the watch (`too-large`). Default 16 Mi. */
-  maxWatchEventLength?: number;
-}
+export type { HttpMethod, Query, TransportOptions, TransportRequest, WatchRequest } from './transport-options.js';
 
 interface Pools {
   tlsKey: string;
@@ -398,65 +338,6 @@ export class Transport {
 /** Absolute, and only characters that may appear unencoded in a URL path. */
 const validPath = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*$/;
 
-const tlsCodes = new Set([
-  'EPROTO',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'CERT_HAS_EXPIRED',
-  'CERT_NOT_YET_VALID',
-  'CERT_SIGNATURE_FAILURE',
-  'CERT_UNTRUSTED',
-  'CERT_REJECTED',
-  'HOSTNAME_MISMATCH',
-]);
-const connectCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'EADDRNOTAVAIL']);
-const timeoutCodes = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
-
-/** The failure kind of a network error, from its code or its cause's code. */
-function classify(err: unknown): { kind: TransportFailure; message: string } {
-  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code !== 'string') continue;
-    const message = (e as { message?: unknown }).message;
-    const text = `${typeof message === 'string' && message !== '' ? message : code}`;
-    if (timeoutCodes.has(code)) return { kind: code === 'UND_ERR_CONNECT_TIMEOUT' ? 'connect' : 'timeout', message: text };
-    if (connectCodes.has(code)) return { kind: 'connect', message: `cannot connect: ${text}` };
-    if (tlsCodes.has(code) || code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL')) {
-      return { kind: 'tls', message: `TLS handshake failed: ${text}` };
-    }
-    if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_CLOSED' || code === 'UND_ERR_ABORTED') {
-      return { kind: 'reset', message: `connection broke: ${text}` };
-    }
-  }
-  const message = err instanceof Error ? err.message : String(err);
-  return { kind: 'reset', message };
-}
-
-function isOwnError(err: unknown): boolean {
-  return (
-    err instanceof ApiError ||
-    err instanceof TransportError ||
-    err instanceof CredentialError ||
-    err instanceof TransportClosedError ||
-    err instanceof InvalidRequestError
-  );
-}
-
-function apiError(
-  statusCode: number,
-  body: string,
-  headers: Record<string, string | string[] | undefined>,
-  request: RequestDescription,
-): ApiError {
-  const raw = headers['retry-after'];
-  const value = Array.isArray(raw) ? raw[0] : raw;
-  const seconds = value !== undefined && /^\d+$/.test(value.trim()) ? Number(value) : undefined;
-  return ApiError.fromResponse(statusCode, body, request, seconds);
-}
-
 function queryString(query: Query | undefined): string {
   if (!query) return '';
   const params = new URLSearchParams();
@@ -469,29 +350,4 @@ function queryString(query: Query | undefined): string {
 function idleTimeoutFor(query: Query): number {
   const t = Number(query['timeoutSeconds']);
   return Number.isFinite(t) && t > 0 ? Math.max(defaultIdleTimeoutMs, t * 1000 + 30_000) : defaultIdleTimeoutMs;
-}
-
-/**
- * Seconds the server asked us to wait before sending the same request again: a 429, or a 5xx with Retry-After,
- * means the request was not processed (client-go retries these too). Undefined when it did not ask.
- */
-function serverAskedToRetry(response: Dispatcher.ResponseData): number | undefined {
-  const code = response.statusCode;
-  if (code !== 429 && code < 500) return undefined;
-  const raw = response.headers['retry-after'];
-  const value = (Array.isArray(raw) ? raw[0] : raw)?.trim();
-  if (value === undefined || !/^\d+$/.test(value)) return undefined;
-  return Number(value);
-}
-
-function nonNegativeInteger(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 0) throw new TransportConfigError(`${name} must be a non-negative integer, got ${value}`);
-  return value;
-}
-
-function positive(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new TransportConfigError(`${name} must be a positive number, got ${value}`);
-  return value;
 }
