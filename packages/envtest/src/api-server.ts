@@ -7,7 +7,7 @@ import type { Server } from 'node:https';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { StatusError, expired, internalError } from './api/status-error.js';
-import type { UserInfo } from './auth/authenticator.js';
+import type { TokenUser } from './auth/token-user.js';
 import type { Authorizer } from './auth/authorizer.js';
 import { InvalidOptionsError, ServerListenError, ServerStateError } from './errors.js';
 import type { KubeconfigOptions } from './kubeconfig.js';
@@ -53,7 +53,7 @@ export interface ApiServer {
   kubeconfig(opts?: KubeconfigOptions): string;
   writeKubeconfig(path: string, opts?: KubeconfigOptions): Promise<void>;
   /** Accepts `Authorization: Bearer <token>` as `user` from now on. */
-  addToken(token: string, user: string | UserInfo): void;
+  addToken(token: string, user: string | TokenUser): void;
   /** Replaces the authorizer (undefined: allow everything). */
   setAuthorizer(authorizer: Authorizer | undefined): void;
   stats(): ApiServerStats;
@@ -134,7 +134,7 @@ class InMemoryApiServer implements ApiServer {
     await writeFile(path, this.kubeconfig(opts), { mode: 0o600 });
   }
 
-  addToken(token: string, user: string | UserInfo): void {
+  addToken(token: string, user: string | TokenUser): void {
     this.state.auth.addToken(token, user);
   }
 

@@ -11,6 +11,7 @@ export type { Fleet } from './fleet.js';
 export { startFleet } from './fleet.js';
 export type { KubeconfigOptions } from './kubeconfig.js';
 export type { UserInfo } from './auth/authenticator.js';
+export type { TokenUser } from './auth/token-user.js';
 export type { AuthorizationAttributes, Authorizer } from './auth/authorizer.js';
 export type {
   CertificateAuthority,

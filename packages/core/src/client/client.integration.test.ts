@@ -409,7 +409,7 @@ describe('connections and credentials', () => {
   });
 
   it('a token user works and a bad token gives ApiError Unauthorized', async () => {
-    server.addToken('good-token', { name: 'alice', groups: ['system:masters'] });
+    server.addToken('good-token', { username: 'alice', groups: ['system:masters'] });
     const good = Transport.forConfig(configFor(server, { user: { token: 'good-token' } }));
     const bad = Transport.forConfig(configFor(server, { user: { token: 'wrong-token' } }));
     try {
@@ -474,7 +474,7 @@ describe('exec plugin credentials against the API server', () => {
   const runs = async () => (await readFile(join(dir, 'runs'), 'utf8').catch(() => '')).split('\n').filter(Boolean).length;
 
   it('a rejected token is refreshed once for 50 concurrent requests', async () => {
-    server.addToken('exec-tok-2', { name: 'exec-user', groups: ['system:masters'] });
+    server.addToken('exec-tok-2', { username: 'exec-user', groups: ['system:masters'] });
     const kc = await execConfig(`#!/bin/sh
 echo run >> "$1/runs"
 n=$(wc -l < "$1/runs" | tr -d ' ')

@@ -4,6 +4,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
+import { InvalidOptionsError } from '../errors.js';
+import { checkTokenUser, type TokenUser } from './token-user.js';
 
 export interface UserInfo {
   readonly name: string;
@@ -16,11 +18,10 @@ export type AuthResult = { ok: true; user: UserInfo } | { ok: false };
 export class Authenticator {
   private readonly tokens = new Map<string, UserInfo>();
 
-  addToken(token: string, user: string | UserInfo): void {
-    if (!token || /\s/.test(token)) throw new TypeError('a bearer token must be non-empty and contain no whitespace');
-    const info = typeof user === 'string' ? { name: user, groups: ['system:authenticated'] } : withAuthenticated(user);
-    if (!info.name) throw new TypeError('a token user needs a name');
-    this.tokens.set(token, info);
+  addToken(token: string, user: string | TokenUser): void {
+    const { username, uid, groups = [] } = checkTokenUser(token, user, (message) => new InvalidOptionsError(message));
+    const all = groups.includes('system:authenticated') ? [...groups] : [...groups, 'system:authenticated'];
+    this.tokens.set(token, { name: username, ...(uid !== undefined ? { uid } : {}), groups: all });
   }
 
   authenticate(req: IncomingMessage): AuthResult {
@@ -38,10 +39,6 @@ export class Authenticator {
     }
     return { ok: false };
   }
-}
-
-function withAuthenticated(user: UserInfo): UserInfo {
-  return user.groups.includes('system:authenticated') ? user : { ...user, groups: [...user.groups, 'system:authenticated'] };
 }
 
 function toArray(v: string | string[] | undefined): string[] {

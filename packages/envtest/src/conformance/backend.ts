@@ -11,6 +11,6 @@ export interface Backend {
   };
   /** Drops history so old resourceVersions get 410; cases that need it skip when absent. */
   compact?(): void;
-  /** Registers a bearer token; the auth cases skip when absent. */
-  addToken?(token: string, user: string): void;
+  /** Registers a bearer token (the tier's own addToken, unchanged); the auth cases skip when absent. */
+  addToken?(token: string, user: unknown): void;
 }

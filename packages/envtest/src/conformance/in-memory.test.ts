@@ -1,3 +1,4 @@
+import type { TokenUser } from '../auth/token-user.js';
 import { startApiServer } from '../index.js';
 import { conformanceSuite } from './suite.js';
 
@@ -9,6 +10,6 @@ conformanceSuite('in-memory', async () => {
     close: () => server.close(),
     faults: server.faults,
     compact: () => server.compact(),
-    addToken: (token, user) => server.addToken(token, user),
+    addToken: (token, user) => server.addToken(token, user as TokenUser), // as a JavaScript caller would: checked at run time
   };
 });

@@ -9,7 +9,7 @@ import type { ApiServer, ApiServerFaults, ApiServerStats } from '../api-server.j
 import { startApiServer } from '../api-server.js';
 import type { ApiServerOptions, PathMount } from '../server/options.js';
 import type { Authorizer } from '../auth/authorizer.js';
-import type { UserInfo } from '../auth/authenticator.js';
+import type { TokenUser } from '../auth/token-user.js';
 import type { KubeconfigOptions } from '../kubeconfig.js';
 import { PROJECTS_PATH, projectControlPlaneMount } from './control-plane-mount.js';
 import { MiloFixtures } from './milo-fixtures.js';
@@ -94,7 +94,7 @@ class InMemoryMiloServer implements MiloServer {
   writeKubeconfig(path: string, opts?: KubeconfigOptions): Promise<void> {
     return this.server.writeKubeconfig(path, opts);
   }
-  addToken(token: string, user: string | UserInfo): void {
+  addToken(token: string, user: string | TokenUser): void {
     this.server.addToken(token, user);
   }
   setAuthorizer(authorizer: Authorizer | undefined): void {

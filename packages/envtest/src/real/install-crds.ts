@@ -1,6 +1,6 @@
 /**
- * Installs CustomResourceDefinitions and waits until each is Established and each served version appears in
- * discovery (what controller-runtime's envtest waits for), so clients can use the resources at once.
+ * Installs CustomResourceDefinitions and waits until each is Established, each served version appears in discovery
+ * (what controller-runtime's envtest waits for) and answers a list, so clients can use the resources at once.
  */
 import { CrdInstallError } from './errors.js';
 import { httpCall, type TlsClientCredentials } from './http-request.js';
@@ -70,6 +70,14 @@ export async function installCrds(crds: readonly object[], options: InstallCrdsO
           if (!list.resources?.some((resource) => resource.name === shape.plural)) {
             return `${shape.plural} not yet in /apis/${shape.group}/${version}`;
           }
+          // In discovery is not yet usable: until its storage is initialized the resource answers 429 ("storage is
+          // (re)initializing"), which clients without a Retry-After loop (client-node) report as a failure.
+          const objects = await httpCall({
+            url: `${options.url}/apis/${shape.group}/${version}/${shape.plural}?limit=1`,
+            tls: options.tls,
+            signal,
+          });
+          if (objects.status !== 200) return `LIST ${shape.plural}.${shape.group}/${version}: ${objects.status}`;
         }
         return true;
       },

@@ -12,6 +12,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { TokenUser } from '../auth/token-user.js';
 import { conformanceSuite } from '../conformance/suite.js';
 import { assetsDirFromEnv } from './assets.js';
 import { CrdInstallError, TestEnvironmentStoppedError } from './errors.js';
@@ -113,7 +114,7 @@ if (!assetsDir) {
       kubeconfig: env.kubeconfig(),
       url: env.url,
       close: () => env.stop(),
-      addToken: (token, user) => env.addToken(token, user),
+      addToken: (token, user) => env.addToken(token, user as TokenUser), // as a JavaScript caller would: checked at run time
     };
   });
 

@@ -15,15 +15,22 @@ import { ProcessExitedError, TestEnvironmentOptionsError, TestEnvironmentStopped
 import { onProcessExit } from './exit-cleanup.js';
 import { attachedOutputFromEnv, timeoutsFromEnv } from './controller-runtime-env.js';
 import { createEnvironmentFolder, sweepAbandonedFolders } from './environment-folder.js';
+import { loadCrds } from './crd-sources.js';
 import { checkCrds, installCrds } from './install-crds.js';
 import { startKubeApiServer, type AuthorizationMode, type RunningKubeApiServer } from './kube-apiserver.js';
 import { renderKubeconfig, type KubeconfigOptions } from '../kubeconfig.js';
 import { renderTokenFile, type StaticToken } from './static-tokens.js';
-import { TokenWebhook, type TokenUser } from './token-webhook.js';
+import type { TokenUser } from '../auth/token-user.js';
+import { TokenWebhook } from './token-webhook.js';
 
 export interface TestEnvironmentOptions {
-  /** CustomResourceDefinitions (apiextensions.k8s.io/v1 objects) to install and wait for. */
-  readonly crds?: readonly object[];
+  /**
+   * CustomResourceDefinitions to install and wait for: objects (plain, or parsed by client-node's `loadYaml`) or
+   * YAML/JSON text, one or many documents each.
+   */
+  readonly crds?: readonly (object | string)[];
+  /** Files and folders of CRD YAML/JSON to install too (a folder's `.yaml`, `.yml` and `.json` files, not recursive). */
+  readonly crdPaths?: readonly string[];
   /** Folder holding kube-apiserver and etcd; defaults to KUBEBUILDER_ASSETS. */
   readonly assetsDir?: string;
   /** Aborts the start; everything started so far is stopped and removed. */
@@ -92,7 +99,8 @@ export async function startTestEnvironment(options: TestEnvironmentOptions = {})
   const onOutput = options.onOutput ?? attachedOutputFromEnv();
   options.signal?.throwIfAborted();
   // Fail on malformed input before spending seconds on starting processes.
-  checkCrds(options.crds ?? []);
+  const crds = await loadCrds(options.crds, options.crdPaths);
+  checkCrds(crds);
   const adminToken = randomBytes(24).toString('base64url');
   const tokenFile = renderTokenFile([{ token: adminToken, user: 'admin', groups: ['system:masters'] }, ...(options.tokens ?? [])]);
   const assets = await resolveAssets(options.assetsDir);
@@ -100,7 +108,7 @@ export async function startTestEnvironment(options: TestEnvironmentOptions = {})
   const pki = await createControlPlanePki();
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOnce({ options, assets, pki, adminToken, tokenFile, timeoutMs, stopGraceMs, onOutput });
+      return await startOnce({ options, crds, assets, pki, adminToken, tokenFile, timeoutMs, stopGraceMs, onOutput });
     } catch (err) {
       // Only a port taken between our probe and the child's bind is worth a fresh try.
       const retry = err instanceof ProcessExitedError && err.retryable;
@@ -111,6 +119,8 @@ export async function startTestEnvironment(options: TestEnvironmentOptions = {})
 
 interface StartInput {
   readonly options: TestEnvironmentOptions;
+  /** The CRDs of `crds` and `crdPaths`, loaded and checked. */
+  readonly crds: readonly object[];
   readonly assets: { readonly kubeApiServer: string; readonly etcd: string };
   readonly pki: ControlPlanePki;
   readonly adminToken: string;
@@ -121,7 +131,7 @@ interface StartInput {
 }
 
 async function startOnce(input: StartInput): Promise<TestEnvironment> {
-  const { options, assets, pki, timeoutMs, stopGraceMs, onOutput } = input;
+  const { options, crds, assets, pki, timeoutMs, stopGraceMs, onOutput } = input;
   const dir = await createEnvironmentFolder(options.tmpDir ?? tmpdir());
   const unregisterDirCleanup = onProcessExit(() => rmSync(dir, { recursive: true, force: true }));
   const apiServerDir = join(dir, 'kube-apiserver');
@@ -171,9 +181,9 @@ async function startOnce(input: StartInput): Promise<TestEnvironment> {
     etcd = await startEtcd({ binary: assets.etcd, dataDir: etcdDir, timeoutMs, signal: options.signal, onOutput });
     apiServer = await launchApiServer(etcd.clientUrl, undefined, options.signal);
     const tls = { caPem: pki.caPem, certPem: pki.adminCertPem, keyPem: pki.adminKeyPem };
-    if (options.crds && options.crds.length > 0) {
+    if (crds.length > 0) {
       const processes = [etcd.process, apiServer.process];
-      await installCrds(options.crds, { url: apiServer.url, tls, timeoutMs, signal: options.signal, processes });
+      await installCrds(crds, { url: apiServer.url, tls, timeoutMs, signal: options.signal, processes });
     }
   } catch (err) {
     await teardown().catch(() => undefined);

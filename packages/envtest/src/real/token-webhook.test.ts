@@ -68,7 +68,7 @@ describe('TokenWebhook', () => {
   });
 
   it('rejects empty tokens and user names', () => {
-    expect(() => webhook.addToken('', 'x')).toThrow(/token is empty/);
+    expect(() => webhook.addToken('', 'x')).toThrow(/non-empty string without whitespace/);
     expect(() => webhook.addToken('t', '')).toThrow(/user name is empty/);
   });
 

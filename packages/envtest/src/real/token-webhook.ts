@@ -8,15 +8,10 @@ import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { stringify } from 'yaml';
+import { checkTokenUser, type TokenUser } from '../auth/token-user.js';
 import { TestEnvironmentOptionsError } from './errors.js';
 
 /** Who a token authenticates as. */
-export interface TokenUser {
-  readonly username: string;
-  readonly uid?: string;
-  readonly groups?: readonly string[];
-}
-
 export interface TokenWebhookOptions {
   readonly caPem: string;
   /** Serving certificate for 127.0.0.1, signed by caPem. */
@@ -62,10 +57,10 @@ export class TokenWebhook {
 
   /** Accepts `token` as `user` from now on (replacing an earlier entry for the same token). */
   addToken(token: string, user: string | TokenUser): void {
-    const entry = typeof user === 'string' ? { username: user } : user;
-    if (!token) throw new TestEnvironmentOptionsError('addToken: the token is empty');
-    if (!entry.username) throw new TestEnvironmentOptionsError('addToken: the user name is empty');
-    this.tokens.set(token, entry);
+    this.tokens.set(
+      token,
+      checkTokenUser(token, user, (message) => new TestEnvironmentOptionsError(message)),
+    );
   }
 
   /** kube-apiserver's `--authentication-token-webhook-config-file`: a kubeconfig naming this webhook. */

@@ -1,5 +1,5 @@
 /** Options of an in-memory API server, with their defaults. */
-import type { UserInfo } from '../auth/authenticator.js';
+import type { TokenUser } from '../auth/token-user.js';
 import type { Authorizer } from '../auth/authorizer.js';
 import { InvalidOptionsError } from '../errors.js';
 
@@ -23,7 +23,7 @@ export interface ApiServerOptions {
   /** Emulate the garbage collector: cascade deletes through ownerReferences (default false, like envtest). */
   garbageCollector?: boolean;
   /** Bearer tokens accepted from the start: token → user name or user. */
-  tokens?: Record<string, string | UserInfo>;
+  tokens?: Record<string, string | TokenUser>;
   /**
    * kcp mode: also serve `/clusters/<name>/…` (one logical cluster each, created on first use, with its own CRDs)
    * and the wildcard `/clusters/*` paths (list and watch across all); objects carry the `kcp.io/cluster` annotation. Default false.
@@ -82,7 +82,7 @@ export interface ResolvedOptions {
   crdEstablishDelayMs: number;
   namespaceController: boolean;
   garbageCollector: boolean;
-  tokens: Record<string, string | UserInfo>;
+  tokens: Record<string, string | TokenUser>;
   logicalClusters: boolean;
   authorizer: Authorizer | undefined;
   mounts: PathMount[];

@@ -44,4 +44,20 @@ export function authCases(ctx: SuiteContext): void {
       client.close();
     }
   });
+
+  test('auth: addToken takes one shape on every tier ({ username, groups }), and refuses { name } saying so', async (t) => {
+    if (!ctx.backend.addToken) return t.skip('backend cannot register tokens');
+    const token = `tok-${ctx.unique('carol')}`;
+    ctx.backend.addToken(token, { username: 'carol', groups: ['dev'] });
+    const client = new KubeHttpClient(ctx.backend.kubeconfig, { token });
+    try {
+      expect((await client.get('/api/v1/namespaces/default')).status).toBe(200);
+    } finally {
+      client.close();
+    }
+    expect(() => ctx.backend.addToken!(`tok-${ctx.unique('dave')}`, { name: 'dave' })).toThrow(
+      /needs a non-empty `username`.*it has `name`/,
+    );
+    expect(() => ctx.backend.addToken!('has space', 'eve')).toThrow(/without whitespace/);
+  });
 }
