@@ -5,7 +5,14 @@
  * Cluster, or one whose Secret disappears, is disengaged. Kubeconfigs are untrusted input (core's policy rules).
  */
 import { ClusterEngager, EngagerProvider } from '@multicluster-runtime/core';
-import { ProviderConfigError, absentCluster, desiredFromKubeconfig, refusedCluster } from '@multicluster-runtime/core/providers';
+import {
+  ProviderConfigError,
+  absentCluster,
+  desiredFromKubeconfig,
+  refusedCluster,
+  checkProviderOptions,
+} from '@multicluster-runtime/core/providers';
+import { anyString, func, nonEmptyString, rule } from '@multicluster-runtime/core/options';
 import { whenAborted } from '@multicluster-runtime/core/signal';
 import type { Cluster, ClusterName, KubeObject, KubeconfigPolicy, ObjectKind, ProviderContext } from '@multicluster-runtime/core';
 import type { ClusterConnectionOptions, DesiredCluster } from '@multicluster-runtime/core/providers';
@@ -42,6 +49,12 @@ export class CapiProvider extends EngagerProvider {
 
   constructor(private readonly options: CapiProviderOptions = {}) {
     super('CapiProvider', new ClusterEngager('capi', options));
+    checkProviderOptions(this.providerName, options, {
+      apiVersion: nonEmptyString,
+      namespace: anyString,
+      isReady: func,
+      hostCluster: rule('a Cluster', (v) => typeof v === 'object' && v !== null),
+    });
     this.clusterKind = { apiVersion: options.apiVersion ?? 'cluster.x-k8s.io/v1beta2', kind: 'Cluster' };
     this.isReady = options.isReady ?? controlPlaneInitialized;
   }

@@ -22,6 +22,7 @@ import type { Informer } from '@multicluster-runtime/core/cache';
 import { ClusterNotFoundError, newCluster, silentLogger } from '@multicluster-runtime/core';
 import { ClusterSet, ProviderAlreadyStartedError } from '@multicluster-runtime/core/providers';
 import { sleep } from '@multicluster-runtime/core/signal';
+import { anyValue, checkOptions, func, nested, positiveMs, rule, withMethods, type Shape } from '@multicluster-runtime/core/options';
 import { Endpoint, bindingIsReady } from './endpoint.js';
 import { ApiExportProviderConfigError } from './errors.js';
 
@@ -45,6 +46,18 @@ export interface ApiExportProviderOptions {
   /** Default: the manager's metrics. */
   metrics?: MetricsRecorder;
 }
+
+/** What each option must be; required options and the kubeconfig's context are checked in the constructor. */
+const optionRules: Shape<ApiExportProviderOptions> = {
+  endpointSliceName: anyValue,
+  exportConfig: withMethods('a KubeConfig', ['getCurrentCluster']),
+  isReady: func,
+  waitCacheTimeoutMs: positiveMs,
+  endpointStartTimeoutMs: positiveMs,
+  retry: nested<NonNullable<ApiExportProviderOptions['retry']>>({ initialMs: positiveMs, maxMs: positiveMs }),
+  logger: withMethods('a Logger', ['debug', 'info', 'warn', 'error', 'with']),
+  metrics: rule('a MetricsRecorder', (v) => typeof v === 'object' && v !== null),
+};
 
 interface EndpointSlot {
   readonly url: string;
@@ -72,6 +85,7 @@ export class ApiExportProvider implements ProviderRunnable {
   private stopping = false;
 
   constructor(private readonly options: ApiExportProviderOptions) {
+    checkOptions(options, optionRules, (message) => new ApiExportProviderConfigError(message), { prefix: 'options.' });
     if (!options.endpointSliceName) throw new ApiExportProviderConfigError('endpointSliceName is required');
     if (!options.exportConfig?.getCurrentCluster())
       throw new ApiExportProviderConfigError('exportConfig needs a current context whose cluster is the export workspace');

@@ -5,7 +5,14 @@
  * and clusters come up concurrently (core's ClusterEngager), so one unreachable cluster never delays the others.
  */
 import { ClusterEngager, EngagerProvider } from '@multicluster-runtime/core';
-import { ProviderConfigError, absentCluster, desiredFromKubeconfig, refusedCluster } from '@multicluster-runtime/core/providers';
+import {
+  ProviderConfigError,
+  absentCluster,
+  desiredFromKubeconfig,
+  refusedCluster,
+  checkProviderOptions,
+} from '@multicluster-runtime/core/providers';
+import { anyString, anyValue, nonEmptyString, positiveMs, recordOf } from '@multicluster-runtime/core/options';
 import { sleep } from '@multicluster-runtime/core/signal';
 import type { ClusterName, KubeconfigPolicy, ProviderContext } from '@multicluster-runtime/core';
 import type { ClusterConnectionOptions } from '@multicluster-runtime/core/providers';
@@ -37,6 +44,13 @@ export class KindProvider extends EngagerProvider {
 
   constructor(private readonly options: KindProviderOptions = {}) {
     super('KindProvider', new ClusterEngager('kind', options));
+    checkProviderOptions(this.providerName, options, {
+      binary: nonEmptyString,
+      env: recordOf(anyString),
+      timeoutMs: positiveMs,
+      namePrefix: anyString,
+      pollIntervalMs: anyValue,
+    });
     this.cli = new KindCli(options);
     this.pollIntervalMs = options.pollIntervalMs ?? 2_000;
     if (!(Number.isFinite(this.pollIntervalMs) && this.pollIntervalMs > 0)) {

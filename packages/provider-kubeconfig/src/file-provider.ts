@@ -16,7 +16,9 @@ import {
   describeError,
   desiredFromKubeconfig,
   refusedCluster,
+  checkProviderOptions,
 } from '@multicluster-runtime/core/providers';
+import { anyValue } from '@multicluster-runtime/core/options';
 import { whenAborted } from '@multicluster-runtime/core/signal';
 import type { ClusterName, KubeconfigPolicy, ProviderContext } from '@multicluster-runtime/core';
 import type { ClusterConnectionOptions } from '@multicluster-runtime/core/providers';
@@ -71,6 +73,12 @@ export class KubeconfigFileProvider extends EngagerProvider {
 
   constructor(private readonly options: KubeconfigFileProviderOptions) {
     super('KubeconfigFileProvider', new ClusterEngager('kubeconfig-files', options));
+    checkProviderOptions(this.providerName, options, {
+      paths: anyValue,
+      debounceMs: anyValue,
+      separator: anyValue,
+      rescanIntervalMs: anyValue,
+    });
     const name = this.providerName;
     if (!Array.isArray(options?.paths) || options.paths.length === 0) {
       throw new ProviderConfigError(name, 'options.paths must list at least one kubeconfig file, folder or glob');

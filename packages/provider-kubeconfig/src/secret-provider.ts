@@ -8,7 +8,14 @@
  * its own, so one bad or slow kubeconfig never holds up the rest.
  */
 import { ClusterEngager, EngagerProvider, parseLabelSelector } from '@multicluster-runtime/core';
-import { ProviderConfigError, absentCluster, desiredFromKubeconfig, refusedCluster } from '@multicluster-runtime/core/providers';
+import {
+  ProviderConfigError,
+  absentCluster,
+  desiredFromKubeconfig,
+  refusedCluster,
+  checkProviderOptions,
+} from '@multicluster-runtime/core/providers';
+import { anyString, anyValue, either, recordOf, rule } from '@multicluster-runtime/core/options';
 import { whenAborted } from '@multicluster-runtime/core/signal';
 import type { Cluster, KubeconfigPolicy, LabelSelector, ProviderContext } from '@multicluster-runtime/core';
 import type { ClusterConnectionOptions, DesiredCluster } from '@multicluster-runtime/core/providers';
@@ -50,6 +57,13 @@ export class KubeconfigSecretProvider extends EngagerProvider {
   constructor(private readonly options: KubeconfigSecretProviderOptions) {
     super('KubeconfigSecretProvider', new ClusterEngager('kubeconfig-secrets', options));
     const name = this.providerName;
+    checkProviderOptions(name, options, {
+      namespace: anyValue,
+      labelSelector: either(anyString, recordOf(anyString)),
+      key: anyValue,
+      watch: anyValue,
+      hostCluster: rule('a Cluster', (v) => typeof v === 'object' && v !== null),
+    });
     if (typeof options?.namespace !== 'string' || options.namespace === '') {
       throw new ProviderConfigError(name, 'options.namespace is required: the namespace that holds the kubeconfig Secrets');
     }

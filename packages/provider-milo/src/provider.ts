@@ -13,7 +13,8 @@
 import { ClusterEngager, EngagerProvider, parseLabelSelector } from '@multicluster-runtime/core';
 import { connectionFingerprint } from '@multicluster-runtime/core/kubeconfig';
 import { everythingSelector } from '@multicluster-runtime/core/labels';
-import { ProviderConfigError, absentCluster, refusedCluster } from '@multicluster-runtime/core/providers';
+import { ProviderConfigError, absentCluster, refusedCluster, checkProviderOptions } from '@multicluster-runtime/core/providers';
+import { anyValue, rule } from '@multicluster-runtime/core/options';
 import { whenAborted } from '@multicluster-runtime/core/signal';
 import type { Cluster, KubeObject, LabelSelector, ProviderContext } from '@multicluster-runtime/core';
 import type { ClusterConnectionOptions, DesiredCluster } from '@multicluster-runtime/core/providers';
@@ -58,6 +59,13 @@ export class MiloProvider extends EngagerProvider {
 
   constructor(private readonly options: MiloProviderOptions = {}) {
     super('MiloProvider', new ClusterEngager('milo', options));
+    checkProviderOptions(this.providerName, options, {
+      mode: anyValue,
+      baseConfig: anyValue,
+      internalAddress: anyValue,
+      hostCluster: rule('a Cluster', (v) => typeof v === 'object' && v !== null),
+      labelSelector: anyValue,
+    });
     const mode = options.mode ?? 'project';
     if (mode !== 'project' && mode !== 'projectControlPlane') {
       throw new ProviderConfigError('MiloProvider', `options.mode must be "project" or "projectControlPlane", got ${JSON.stringify(mode)}`);

@@ -7,6 +7,7 @@
 import { ClusterNotFoundError, isClusterNotFound, silentLogger } from '@multicluster-runtime/core';
 import { IndexFieldError, ProviderAlreadyStartedError, isProviderRunnable } from '@multicluster-runtime/core/providers';
 import { linkedAbort, whenAborted } from '@multicluster-runtime/core/signal';
+import { anyValue, checkOptions, withMethods } from '@multicluster-runtime/core/options';
 import type {
   Aware,
   Cluster,
@@ -63,6 +64,12 @@ export class MultiProvider implements ProviderRunnable {
   private state: 'new' | 'running' | 'stopped' = 'new';
 
   constructor(options: MultiProviderOptions = {}) {
+    checkOptions(
+      options,
+      { separator: anyValue, logger: withMethods('a Logger', ['debug', 'info', 'warn', 'error', 'with']) },
+      (message) => new MultiProviderError(message),
+      { prefix: 'options.' },
+    );
     this.separator = options.separator ?? '#';
     if (this.separator === '') throw new MultiProviderError('options.separator must not be empty');
     this.log = options.logger ?? silentLogger;

@@ -29,6 +29,8 @@ export function rule(expect: string, test: (value: unknown) => boolean): Rule {
   return { expect, check: (value, path) => (test(value) ? [] : [mustBe(path, expect, value)]) };
 }
 
+/** Any value: for an option whose value the owner checks itself (with a message of its own). */
+export const anyValue = rule('any value', () => true);
 export const anyString = rule('a string', (v) => typeof v === 'string');
 export const nonEmptyString = rule('a non-empty string', (v) => typeof v === 'string' && v !== '');
 export const boolean = rule('true or false', (v) => typeof v === 'boolean');
