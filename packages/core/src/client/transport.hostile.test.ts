@@ -1,13 +1,15 @@
 /**
  * A member's API server that is hostile or broken cannot make the Transport hold more than its limits: an endless
  * answer and an endless watch event fail with `too-large` once past the limit, and the connection is dropped, so the
- * server stops being read (it counts what it managed to send).
+ * server stops being read (it counts what it managed to send). A server that trickles its answer one byte at a time,
+ * or never finishes the TLS handshake, fails at the request or connect deadline; a redirect is not followed, so the
+ * member's credentials never reach another host.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { TransportConfigError, TransportError } from './errors.js';
+import { ApiError, TransportConfigError, TransportError } from './errors.js';
 import { Transport, type TransportOptions } from './transport.js';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -38,23 +40,32 @@ function endless(first: string, piece: string) {
   return { sent, handler };
 }
 
-async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void, options: TransportOptions): Promise<Transport> {
+async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<Server> {
   const server: Server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  return server;
+}
+
+function transportTo(server: string, options: TransportOptions): Transport {
   const kc = new KubeConfig();
   kc.loadFromOptions({
-    clusters: [{ name: 'c', server: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, skipTLSVerify: false }],
+    clusters: [{ name: 'c', server, skipTLSVerify: false }],
     users: [{ name: 'u', token: 't' }],
     contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
     currentContext: 'x',
   });
   const transport = Transport.forConfig(kc, options);
-  cleanups.push(async () => {
-    await transport.close();
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
+  cleanups.push(() => transport.close());
   return transport;
+}
+
+async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void, options: TransportOptions): Promise<Transport> {
+  const server = await listen(handler);
+  return transportTo(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, options);
 }
 
 describe('Transport limits against a hostile server', () => {
@@ -114,5 +125,54 @@ describe('Transport limits against a hostile server', () => {
     });
     expect(() => Transport.forConfig(kc, { maxResponseBytes: 0 })).toThrow(TransportConfigError);
     expect(() => Transport.forConfig(kc, { maxWatchEventLength: Number.NaN })).toThrow(/maxWatchEventLength/);
+  });
+
+  it('an answer trickled one byte at a time fails at the request deadline, and the connection is dropped', async () => {
+    let closed = false;
+    const server = await listen((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      const drip = setInterval(() => res.write(' '), 50);
+      res.on('close', () => {
+        clearInterval(drip);
+        closed = true;
+      });
+    });
+    const transport = transportTo(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { requestTimeoutMs: 500 });
+    const err: unknown = await transport.request({ method: 'GET', path: '/api/v1/configmaps' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TransportError);
+    expect((err as TransportError).kind).toBe('timeout');
+    await vi.waitFor(() => expect(closed).toBe(true));
+  });
+
+  it('a server that never finishes the TLS handshake fails at the connect deadline', async () => {
+    const sockets: Socket[] = [];
+    const silent = createTcpServer((socket) => void sockets.push(socket)); // accepts, then never says a word
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    cleanups.push(async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    });
+    const transport = transportTo(`https://127.0.0.1:${(silent.address() as AddressInfo).port}`, { connectTimeoutMs: 300 });
+    const err: unknown = await transport.request({ method: 'GET', path: '/version' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TransportError);
+    expect((err as TransportError).kind).toBe('connect');
+    expect(sockets.length).toBeGreaterThan(0); // it did connect: the handshake is what never finished
+  });
+
+  it('a redirect to another host is not followed: the credentials stay with the member', async () => {
+    const elsewhere: (string | undefined)[] = [];
+    const other = await listen((req, res) => {
+      elsewhere.push(req.headers.authorization);
+      res.end('{}');
+    });
+    const member = await listen((_req, res) => {
+      res.writeHead(302, { Location: `http://127.0.0.1:${(other.address() as AddressInfo).port}/api/v1/configmaps` });
+      res.end();
+    });
+    const transport = transportTo(`http://127.0.0.1:${(member.address() as AddressInfo).port}`, {});
+    const err: unknown = await transport.request({ method: 'GET', path: '/api/v1/configmaps' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).code).toBe(302);
+    expect(elsewhere).toEqual([]);
   });
 });
