@@ -83,7 +83,9 @@ describe('CapiProvider', () => {
     await markInitialized(hostClient, control);
     await vi.waitFor(() => expect(mgr.engagedClusters()).toContain('fleet/control'), { timeout: 10_000 });
     expect(mgr.engagedClusters()).not.toContain('fleet/w1');
-    expect(provider.status('fleet/w1')).toBeUndefined();
+    // Known but not ready is told apart from unknown.
+    expect(provider.status('fleet/w1')).toMatchObject({ state: 'notReady', reason: 'the control plane is not initialized yet' });
+    expect(provider.status('fleet/never-heard-of')).toBeUndefined();
     await markInitialized(hostClient, cluster);
     await vi.waitFor(() => expect(mgr.engagedClusters()).toContain('fleet/w1'), { timeout: 10_000 });
     expect(await workloadOf(mgr, 'fleet/w1')).toBe('0');

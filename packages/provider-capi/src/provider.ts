@@ -9,6 +9,7 @@ import {
   ProviderConfigError,
   absentCluster,
   desiredFromKubeconfig,
+  notReadyCluster,
   refusedCluster,
   checkProviderOptions,
 } from '@multicluster-runtime/core/providers';
@@ -111,7 +112,9 @@ export class CapiProvider extends EngagerProvider {
       this.log.error('readiness check threw; treating the cluster as not ready', err, { cluster: cluster.metadata.name });
       ready = false;
     }
-    if (!ready) return absentCluster;
+    if (!ready) {
+      return notReadyCluster(this.options.isReady ? 'options.isReady says not ready' : 'the control plane is not initialized yet');
+    }
     const encoded = secret?.data?.['value'];
     if (!secret || secret.metadata.deletionTimestamp) {
       return refusedCluster('invalid', `Secret ${cluster.metadata.name}${kubeconfigSuffix} not found`);

@@ -68,7 +68,7 @@ describe('MiloProvider in projectControlPlane mode', () => {
     await controlPlane('beta', false);
     await vi.waitFor(() => expect(mgr.engagedClusters()).toContain('alpha'), { timeout: 10_000 });
     expect(mgr.engagedClusters()).not.toContain('beta');
-    expect(provider.status('beta')).toBeUndefined();
+    expect(provider.status('beta')).toMatchObject({ state: 'notReady', reason: "the project's ControlPlaneReady condition is not True" });
 
     const alpha = await mgr.getCluster('alpha');
     expect(alpha.config.getCurrentCluster()?.server).toBe(server.controlPlaneUrl('alpha'));

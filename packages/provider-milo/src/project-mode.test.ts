@@ -60,7 +60,7 @@ describe('MiloProvider in project mode', () => {
     await project('waiting', false);
     await vi.waitFor(() => expect(mgr.engagedClusters()).toEqual(expect.arrayContaining(['alpha', 'beta'])), { timeout: 10_000 });
     expect(mgr.engagedClusters()).not.toContain('waiting');
-    expect(provider.status('waiting')).toBeUndefined();
+    expect(provider.status('waiting')).toMatchObject({ state: 'notReady', reason: "the project's Ready condition is not True" });
 
     const alpha = await mgr.getCluster('alpha');
     expect(alpha.config.getCurrentCluster()?.server).toBe(milo.controlPlaneUrl('alpha'));

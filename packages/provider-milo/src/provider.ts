@@ -13,7 +13,13 @@
 import { ClusterEngager, EngagerProvider, parseLabelSelector } from '@multicluster-runtime/core';
 import { connectionFingerprint } from '@multicluster-runtime/core/kubeconfig';
 import { everythingSelector } from '@multicluster-runtime/core/labels';
-import { ProviderConfigError, absentCluster, refusedCluster, checkProviderOptions } from '@multicluster-runtime/core/providers';
+import {
+  ProviderConfigError,
+  absentCluster,
+  checkProviderOptions,
+  notReadyCluster,
+  refusedCluster,
+} from '@multicluster-runtime/core/providers';
 import { anyValue, rule } from '@multicluster-runtime/core/options';
 import { whenAborted } from '@multicluster-runtime/core/signal';
 import type { Cluster, KubeObject, LabelSelector, ProviderContext } from '@multicluster-runtime/core';
@@ -128,7 +134,8 @@ export class MiloProvider extends EngagerProvider {
    */
   private desired(obj: KubeObject | undefined, name: string, base: KubeConfig): DesiredCluster {
     if (!obj || !this.selector.matches(obj.metadata.labels)) return absentCluster;
-    if (!conditionIsTrue(obj, readyConditionOf[this.mode])) return absentCluster;
+    const ready = readyConditionOf[this.mode];
+    if (!conditionIsTrue(obj, ready)) return notReadyCluster(`the project's ${ready} condition is not True`);
     if (!isProjectName(name)) return refusedCluster('invalid', 'the project name is not a DNS-1123 subdomain');
     try {
       const server = this.mode === 'project' ? projectControlPlaneUrl(base.getCurrentCluster()!.server, name) : this.internalAddress(name);

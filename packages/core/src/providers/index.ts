@@ -29,7 +29,7 @@ export { checkProviderOptions } from './check-options.js';
 export { EngagerProvider } from './engager/engager-provider.js';
 export type { ClusterState, ClusterStatus, StatusListener } from './engager/cluster-status.js';
 export type { DesiredCluster } from './engager/desired-cluster.js';
-export { absentCluster, desiredFromKubeconfig, refusedCluster } from './engager/desired-cluster.js';
+export { absentCluster, desiredFromKubeconfig, notReadyCluster, refusedCluster } from './engager/desired-cluster.js';
 export { ProbeTimeoutError, classifyFailure, describeError, probeCluster } from './engager/probe.js';
 export type { FailureVerdict } from './engager/probe.js';
 export { isProviderRunnable } from '../multicluster/types.js';

@@ -332,6 +332,7 @@ export class ClusterEngager {
 const statusMessages: Record<ClusterState, string> = {
   pending: 'connecting to cluster',
   engaged: 'cluster engaged',
+  notReady: 'cluster not engaged: its source says it is not ready',
   invalid: 'cluster not engaged: its kubeconfig is unusable',
   rejected: 'cluster not engaged: its kubeconfig was refused by the policy',
   unreachable: 'cluster unreachable; retrying with backoff',

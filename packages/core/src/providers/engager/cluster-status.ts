@@ -8,6 +8,11 @@ export type ClusterState =
   | 'pending'
   /** Engaged with the manager. */
   | 'engaged'
+  /**
+   * The source exists but says the cluster is not ready to be engaged (a Cluster API Cluster whose control plane is
+   * not initialized, a Milo project that is not Ready). Waits for a change.
+   */
+  | 'notReady'
   /** The kubeconfig is unusable: bad YAML, missing context, cluster, user or server. Waits for a change. */
   | 'invalid'
   /** The kubeconfig asks for something the policy refuses (exec, auth-provider, local files, no TLS). Waits for a change. */

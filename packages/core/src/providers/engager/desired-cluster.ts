@@ -22,12 +22,25 @@ export type DesiredCluster =
    * The content cannot be used. `keepEngaged`: keep an engaged cluster on its last good config (a half-written file)
    * instead of disengaging it.
    */
-  | { readonly kind: 'refused'; readonly state: 'invalid' | 'rejected'; readonly reason: string; readonly keepEngaged: boolean };
+  | {
+      readonly kind: 'refused';
+      readonly state: 'invalid' | 'rejected' | 'notReady';
+      readonly reason: string;
+      readonly keepEngaged: boolean;
+    };
 
 export const absentCluster: DesiredCluster = { kind: 'absent' };
 
 export function refusedCluster(state: 'invalid' | 'rejected', reason: string, keepEngaged = false): DesiredCluster {
   return { kind: 'refused', state, reason, keepEngaged };
+}
+
+/**
+ * The source is there but not ready (`reason` says what it waits for): the cluster is disengaged, and `status()` tells
+ * it apart from a source the provider has never heard of.
+ */
+export function notReadyCluster(reason: string): DesiredCluster {
+  return { kind: 'refused', state: 'notReady', reason, keepEngaged: false };
 }
 
 /**
