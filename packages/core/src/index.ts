@@ -51,8 +51,8 @@ export {
 export { andPredicates, notPredicate, orPredicates } from './predicate/combinators.js';
 export { predicateFuncs } from './predicate/funcs.js';
 export { labelSelectorPredicate } from './predicate/label-selector.js';
-export type { LabelSelector } from './labels/selector.js';
-export { parseLabelSelector } from './labels/selector.js';
+export type { LabelSelector } from '@multicluster-runtime/apimachinery';
+export { parseLabelSelector } from '@multicluster-runtime/apimachinery';
 export type { Source } from './source/types.js';
 export { channel } from './source/channel.js';
 export { kind } from './source/kind.js';

@@ -62,10 +62,21 @@ export async function createConsumerProject(
   options: ConsumerProjectOptions = {},
 ): Promise<void> {
   const dependencies: Record<string, string> = {};
-  for (const p of packages) {
+  const byName = new Map([...tarballs.values()].map((t) => [t.manifest.name, t]));
+  // The packages asked for, and the workspace packages they depend on (not published yet, so from their tarballs too).
+  const wanted = packages.map((p) => {
     const packed = tarballs.get(p);
     if (!packed) throw new ConsumerProjectError(dir, `no tarball for packages/${p}`, '');
+    return packed;
+  });
+  while (wanted.length > 0) {
+    const packed = wanted.pop()!;
+    if (dependencies[packed.manifest.name]) continue;
     dependencies[packed.manifest.name] = `file:${packed.tarball}`;
+    for (const name of Object.keys(packed.manifest.dependencies ?? {})) {
+      const sibling = byName.get(name);
+      if (sibling) wanted.push(sibling);
+    }
   }
   await installConsumerProject(dir, dependencies, options);
 }

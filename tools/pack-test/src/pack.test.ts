@@ -49,6 +49,7 @@ interface ConsumerSpec {
 /** Each consumer project: what it installs from tarballs, and the README examples it type-checks and runs. */
 const projects: ConsumerSpec[] = [
   { name: 'core', packages: ['core'], examples: [scenario('packages/core/README.md')] },
+  { name: 'apimachinery', packages: ['apimachinery'], examples: [scenario('packages/apimachinery/README.md')] },
   { name: 'envtest', packages: ['envtest'], examples: [scenario('packages/envtest/README.md')] },
   {
     name: 'core + provider-kubeconfig',
@@ -198,8 +199,9 @@ describe.runIf(nodeNeedsUndiciOverride())('on Node 20 without the undici overrid
   };
 
   it("importing core, any provider or a README example fails with the fix, not undici's TypeError", async () => {
-    // envtest loads no client-node; every other published package does, through core.
-    const published = packages.filter((p) => !p.manifest.private && p.relDir !== 'packages/envtest').map((p) => folder(p.relDir));
+    // envtest and apimachinery load no client-node; every other published package does, through core.
+    const clientNodeFree = new Set(['packages/envtest', 'packages/apimachinery']);
+    const published = packages.filter((p) => !p.manifest.private && !clientNodeFree.has(p.relDir)).map((p) => folder(p.relDir));
     const readme = 'packages/provider-kubeconfig/README.md';
     const dir = join(work, 'node20-no-override');
     await createConsumerProject(dir, published, tarballs, { undiciOverride: false });

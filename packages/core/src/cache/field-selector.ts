@@ -1,14 +1,16 @@
 /**
- * Field selectors for cache lists: the API's string syntax (`a=b,c!=d`, with `\,` `\=` `\\` escapes) or a map of
- * equalities, parsed into requirements the cache answers from its indexes.
+ * Field selectors for cache lists: the API's string syntax (`a=b,c!=d`, with `\,` `\=` `\\` escapes, read by
+ * `@multicluster-runtime/apimachinery` as the API server reads it) or a map of equalities, parsed into requirements
+ * the cache answers from its indexes.
  */
+import {
+  FieldSelectorError,
+  parseFieldSelector as parseFieldSelectorText,
+  type FieldRequirement,
+} from '@multicluster-runtime/apimachinery';
 import { InvalidListOptionsError } from './errors.js';
 
-export interface FieldRequirement {
-  readonly field: string;
-  readonly op: '=' | '!=';
-  readonly value: string;
-}
+export type { FieldRequirement } from '@multicluster-runtime/apimachinery';
 
 /** Parses a field selector; throws {@link InvalidListOptionsError} naming the bad term. */
 export function parseFieldSelector(selector: string | Record<string, string>): FieldRequirement[] {
@@ -20,49 +22,12 @@ export function parseFieldSelector(selector: string | Record<string, string>): F
       return { field, op: '=', value };
     });
   }
-  const requirements: FieldRequirement[] = [];
-  for (const term of splitUnescaped(selector, ',')) {
-    if (term.trim() !== '') requirements.push(parseTerm(term));
-  }
-  return requirements;
-}
-
-function parseTerm(term: string): FieldRequirement {
-  for (let i = 0; i < term.length; i++) {
-    const ch = term[i];
-    if (ch === '\\') {
-      i++;
-      continue;
+  try {
+    return parseFieldSelectorText(selector);
+  } catch (err) {
+    if (err instanceof FieldSelectorError) {
+      throw new InvalidListOptionsError('fieldSelector', `${JSON.stringify(err.term)} is not field=value or field!=value`);
     }
-    const negated = ch === '!' && term[i + 1] === '=';
-    if (!negated && ch !== '=') continue;
-    const field = unescape(term.slice(0, i).trim());
-    if (field === '') break;
-    const valueStart = negated || term[i + 1] === '=' ? i + 2 : i + 1;
-    return { field, op: negated ? '!=' : '=', value: unescape(term.slice(valueStart).trim()) };
+    throw err;
   }
-  throw new InvalidListOptionsError('fieldSelector', `${JSON.stringify(term)} is not field=value or field!=value`);
-}
-
-function splitUnescaped(text: string, separator: string): string[] {
-  const parts: string[] = [];
-  let current = '';
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i] as string;
-    if (ch === '\\' && i + 1 < text.length) {
-      current += ch + (text[i + 1] as string);
-      i++;
-    } else if (ch === separator) {
-      parts.push(current);
-      current = '';
-    } else {
-      current += ch;
-    }
-  }
-  parts.push(current);
-  return parts;
-}
-
-function unescape(text: string): string {
-  return text.replace(/\\(.)/g, '$1');
 }

@@ -12,7 +12,7 @@ import type { ListOptions, ObjectList, RequestOptions, ResourceMapping, RESTMapp
 import { silentLogger, type Logger } from '../log/logger.js';
 import { noopMetrics, type MetricsRecorder } from '../metrics/types.js';
 import type { ClusterName } from '../fleet/cluster-name.js';
-import { parseLabelSelector, type LabelSelector } from '../labels/selector.js';
+import { parseLabelSelector, type LabelSelector } from '@multicluster-runtime/apimachinery';
 import { kindKey } from '../object/gvk.js';
 import type { KubeObject, KubeObjectLike, ObjectKey, ObjectKind } from '../object/types.js';
 import { abortable, whenAborted } from '../signal/wait.js';

@@ -2,7 +2,7 @@
  * The events.k8s.io/v1 Event object: references to the objects it concerns, its name, and the limits the API server
  * validates (reason and action ≤ 128 characters, note ≤ 1 kB, a qualified-name reporting controller).
  */
-import { invalidKeyReason } from '../labels/requirement.js';
+import { qualifiedNameProblem } from '@multicluster-runtime/apimachinery';
 import type { KubeObjectLike } from '../object/types.js';
 import { InvalidEventError } from './errors.js';
 import type { EventType } from './types.js';
@@ -47,7 +47,7 @@ export function checkReportingController(name: string): void {
   if (typeof name !== 'string' || name === '') throw new InvalidEventError('an event recorder needs a reporting controller name');
   if (name.length > FIELD_MAX)
     throw new InvalidEventError(`reporting controller ${JSON.stringify(name)} is longer than ${FIELD_MAX} characters`);
-  const reason = invalidKeyReason(name);
+  const reason = qualifiedNameProblem(name);
   if (reason) throw new InvalidEventError(`reporting controller ${JSON.stringify(name)} is not a qualified name: ${reason}`);
 }
 

@@ -3,7 +3,7 @@
  * and say whether anything changed, so the caller writes only when needed. To run cleanup and write the change, see
  * the registry in ./registry.ts.
  */
-import { invalidKeyReason } from '../labels/requirement.js';
+import { qualifiedNameProblem } from '@multicluster-runtime/apimachinery';
 import type { KubeObjectLike } from '../object/types.js';
 import { InvalidFinalizerError } from './errors.js';
 
@@ -32,6 +32,6 @@ export function removeFinalizer(obj: KubeObjectLike, finalizer: string): boolean
 /** Throws InvalidFinalizerError unless `finalizer` is a qualified name the API server accepts (`example.com/cleanup`). */
 export function checkFinalizerName(finalizer: string): void {
   if (typeof finalizer !== 'string') throw new InvalidFinalizerError(String(finalizer), 'a finalizer is a string');
-  const reason = invalidKeyReason(finalizer);
+  const reason = qualifiedNameProblem(finalizer);
   if (reason) throw new InvalidFinalizerError(finalizer, reason);
 }

@@ -1,5 +1,10 @@
 /** A predicate passing objects whose labels a selector matches. */
-import { parseLabelSelector, labelSelectorFromObject, type LabelSelector, type LabelSelectorObject } from '../labels/selector.js';
+import {
+  parseLabelSelector,
+  labelSelectorFromObject,
+  type LabelSelector,
+  type LabelSelectorObject,
+} from '@multicluster-runtime/apimachinery';
 import type { KubeObject, KubeObjectLike } from '../object/types.js';
 import { predicateFuncs } from './funcs.js';
 import type { Predicate } from './types.js';

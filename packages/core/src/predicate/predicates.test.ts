@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CreateEvent, DeleteEvent, GenericEvent, UpdateEvent } from '../handler/types.js';
 import { testCluster } from '../handler/fixtures.test-util.js';
-import { LabelSelectorError } from '../labels/errors.js';
-import { parseLabelSelector } from '../labels/selector.js';
+import { LabelSelectorError, parseLabelSelector } from '@multicluster-runtime/apimachinery';
 import { createLogger } from '../log/logger.js';
 import type { KubeObject, ObjectMeta } from '../object/types.js';
 import {

@@ -1,4 +1,5 @@
 /** Options of sharding, their defaults and validation. */
+import { isDns1123Label } from '@multicluster-runtime/apimachinery';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { LeaderElectionConfigError } from '../leaderelection/errors.js';
@@ -43,12 +44,10 @@ export type ResolvedSharding = Required<Omit<ShardingOptions, 'timings' | 'names
   timings: Required<ShardingTimings>;
 };
 
-const dnsLabel = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
-
 /** Fills defaults and checks everything; throws ShardingConfigError. `namespace` is resolved by the caller. */
 export function resolveSharding(options: ShardingOptions, namespace: string): ResolvedSharding {
   const group = options.groupName;
-  if (typeof group !== 'string' || !dnsLabel.test(group) || group.length > 30) {
+  if (typeof group !== 'string' || !isDns1123Label(group) || group.length > 30) {
     throw new ShardingConfigError(`sharding.groupName must be a DNS label of at most 30 characters, got ${JSON.stringify(group)}`);
   }
   const id = options.id ?? `${hostname()}_${randomUUID()}`;

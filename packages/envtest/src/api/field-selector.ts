@@ -1,13 +1,13 @@
 /**
- * Field selectors (pkg/fields/selector.go): `field(=|==|!=)value`, comma-ANDed, with `\` escapes. Every resource
- * supports metadata.name and metadata.namespace; anything else is "field label not supported".
+ * Field selectors as a resource serves them: the syntax is apimachinery's (read by `@multicluster-runtime/apimachinery`,
+ * as core's cache reads it); every resource supports metadata.name and metadata.namespace, anything else is "field
+ * label not supported".
  */
-import { SelectorParseError } from './label-selector.js';
+import { FieldSelectorError, parseFieldSelector, type FieldRequirement } from '@multicluster-runtime/apimachinery';
 
-interface FieldRequirement {
-  field: string;
-  op: '=' | '!=';
-  value: string;
+/** A selector the server refuses (400): bad syntax of either kind, or a field it does not support. */
+export class SelectorParseError extends Error {
+  override name = 'SelectorParseError';
 }
 
 const SUPPORTED = new Set(['metadata.name', 'metadata.namespace']);
@@ -22,16 +22,14 @@ export class FieldSelector {
   }
 
   static parse(text: string): FieldSelector {
-    const reqs: FieldRequirement[] = [];
-    for (const part of splitUnescaped(text, ',')) {
-      if (part.trim() === '') continue;
-      const m = findOperator(part);
-      if (!m) throw new SelectorParseError(`invalid selector: '${text}'; can't understand '${part}'`);
-      const field = part.slice(0, m.index).trim();
-      const value = unescape(part.slice(m.index + m.op.length));
-      if (!SUPPORTED.has(field)) throw new FieldLabelNotSupportedError(field);
-      reqs.push({ field, op: m.op === '!=' ? '!=' : '=', value });
+    let reqs: FieldRequirement[];
+    try {
+      reqs = parseFieldSelector(text);
+    } catch (err) {
+      if (err instanceof FieldSelectorError) throw new SelectorParseError(err.message);
+      throw err;
     }
+    for (const r of reqs) if (!SUPPORTED.has(r.field)) throw new FieldLabelNotSupportedError(r.field);
     return new FieldSelector(reqs);
   }
 
@@ -56,37 +54,4 @@ export class FieldLabelNotSupportedError extends SelectorParseError {
   constructor(readonly field: string) {
     super(`field label not supported: ${field}`);
   }
-}
-
-function findOperator(part: string): { index: number; op: string } | undefined {
-  for (let i = 0; i < part.length; i++) {
-    if (part[i] === '\\') {
-      i++;
-      continue;
-    }
-    if (part.startsWith('!=', i)) return { index: i, op: '!=' };
-    if (part.startsWith('==', i)) return { index: i, op: '==' };
-    if (part[i] === '=') return { index: i, op: '=' };
-  }
-  return undefined;
-}
-
-function splitUnescaped(s: string, sep: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  for (let i = 0; i < s.length; i++) {
-    if (s[i] === '\\' && i + 1 < s.length) {
-      cur += s[i]! + s[i + 1]!;
-      i++;
-    } else if (s[i] === sep) {
-      out.push(cur);
-      cur = '';
-    } else cur += s[i]!;
-  }
-  out.push(cur);
-  return out;
-}
-
-function unescape(s: string): string {
-  return s.replace(/\\(.)/g, '$1');
 }

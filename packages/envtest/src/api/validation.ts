@@ -1,31 +1,10 @@
 /** Name and metadata validation with apimachinery's messages (pkg/util/validation). */
+import { dns1123LabelErrors, dns1123SubdomainErrors, isLabelValue, isQualifiedNamePart } from '@multicluster-runtime/apimachinery';
 import type { FieldError } from './field-error.js';
 import { invalidValue, required } from './field-error.js';
 
-const LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
-const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-
-const LABEL_MSG =
-  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
-const SUBDOMAIN_MSG =
-  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
-
 export function validateName(name: string, asLabel: boolean, field = 'metadata.name'): FieldError[] {
-  const max = asLabel ? 63 : 253;
-  const errs: FieldError[] = [];
-  if (name.length > max) errs.push(invalidValue(field, name, `must be no more than ${max} characters`));
-  if (!(asLabel ? LABEL : SUBDOMAIN).test(name)) errs.push(invalidValue(field, name, asLabel ? LABEL_MSG : SUBDOMAIN_MSG));
-  return errs;
-}
-
-export function isDns1123Label(s: string): boolean {
-  return s.length <= 63 && LABEL.test(s);
-}
-
-export function isDns1123Subdomain(s: string): boolean {
-  return s.length <= 253 && SUBDOMAIN.test(s);
+  return (asLabel ? dns1123LabelErrors(name) : dns1123SubdomainErrors(name)).map((message) => invalidValue(field, name, message));
 }
 
 /** Label keys (`[prefix/]name`) and values; annotation keys. */
@@ -37,7 +16,7 @@ export function validateMetadataMaps(meta: Record<string, unknown>): FieldError[
     else
       for (const [k, v] of Object.entries(labels)) {
         errs.push(...validateQualifiedName(k, 'metadata.labels'));
-        if (v.length > 63 || !LABEL_VALUE.test(v))
+        if (!isLabelValue(v))
           errs.push(
             invalidValue(
               'metadata.labels',
@@ -65,8 +44,8 @@ function validateQualifiedName(key: string, field: string): FieldError[] {
   const name = slash >= 0 ? key.slice(slash + 1) : key;
   if (key === '') return [required(field, 'name part must be non-empty')];
   const errs: FieldError[] = [];
-  if (prefix !== undefined && !isDns1123Subdomain(prefix)) errs.push(invalidValue(field, key, `prefix part ${SUBDOMAIN_MSG}`));
-  if (name.length > 63 || !QUALIFIED_NAME.test(name))
+  if (prefix !== undefined) for (const m of dns1123SubdomainErrors(prefix)) errs.push(invalidValue(field, key, `prefix part ${m}`));
+  if (!isQualifiedNamePart(name))
     errs.push(
       invalidValue(
         field,

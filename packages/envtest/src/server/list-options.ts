@@ -3,10 +3,10 @@
  * and resourceVersionMatch, limit/continue, and the watch-only options. Bad options are 400 or 422 before any
  * response starts.
  */
-import { FieldSelector } from '../api/field-selector.js';
+import { everythingSelector, LabelSelectorError, parseLabelSelector, type LabelSelector } from '@multicluster-runtime/apimachinery';
+import { FieldSelector, SelectorParseError } from '../api/field-selector.js';
 import type { FieldError } from '../api/field-error.js';
 import { forbiddenField, notSupported } from '../api/field-error.js';
-import { LabelSelector, SelectorParseError } from '../api/label-selector.js';
 import { badRequest, invalid } from '../api/status-error.js';
 import { queryBool, queryOptionalBool } from './query.js';
 
@@ -26,12 +26,13 @@ export interface ListOptions {
 
 export function parseListOptions(params: URLSearchParams, watchForced: boolean): ListOptions {
   const watch = watchForced || queryBool(params, 'watch');
-  let labelSelector = LabelSelector.everything;
+  let labelSelector: LabelSelector = everythingSelector;
   let fieldSelector = FieldSelector.everything;
   try {
-    labelSelector = LabelSelector.parse(params.get('labelSelector') ?? '');
+    labelSelector = parseLabelSelector(params.get('labelSelector') ?? '');
     fieldSelector = FieldSelector.parse(params.get('fieldSelector') ?? '');
   } catch (err) {
+    if (err instanceof LabelSelectorError) throw badRequest(`unable to parse requirement: ${err.reason}`);
     if (err instanceof SelectorParseError) throw badRequest(err.message);
     throw err;
   }

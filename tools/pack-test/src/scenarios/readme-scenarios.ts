@@ -35,6 +35,19 @@ export const readmeScenarios: ExampleScenario[] = [
     },
   },
   {
+    readme: 'packages/apimachinery/README.md',
+    packages: ['apimachinery'],
+    prepare(fx) {
+      const lines = [
+        /^true$/m,
+        /app=web,!legacy,tier in \(edge,frontend\)/,
+        /field: 'metadata\.name'.*value: 'a,b'/s,
+        /^true key "Example\.com\/x": prefix part/m,
+      ];
+      return Promise.resolve({ cwd: fx.dir, env: {}, runsUntilSignalled: false, steps: [{ expect: lines }] });
+    },
+  },
+  {
     readme: 'packages/envtest/README.md',
     packages: ['envtest'],
     prepare(fx) {

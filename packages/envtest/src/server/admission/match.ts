@@ -4,6 +4,7 @@
  * own for a Namespace); objectSelector on the new or old object's labels. Writes to webhook configurations
  * themselves are never sent to webhooks, so a broken webhook can always be removed.
  */
+import { LabelSelectorError, labelSelectorFromObject } from '@multicluster-runtime/apimachinery';
 import { NAMESPACE_RESOURCE } from '../../api/builtin-resources.js';
 import { ADMISSION_GROUP } from '../../api/webhook-configurations.js';
 
@@ -69,26 +70,15 @@ export function ruleMatches(rule: Rule, a: AdmissionAttributes): boolean {
   );
 }
 
-/** metav1.LabelSelector semantics: an empty selector matches everything. */
+/** metav1.LabelSelector semantics: an empty selector matches everything; a malformed one matches nothing. */
 export function selectorMatches(selector: Selector | undefined, labels: Record<string, string> | undefined): boolean {
-  const l = labels ?? {};
-  for (const [k, v] of Object.entries(selector?.matchLabels ?? {})) if (l[k] !== v) return false;
-  for (const e of selector?.matchExpressions ?? []) {
-    const present = Object.prototype.hasOwnProperty.call(l, e.key);
-    const values = e.values ?? [];
-    const ok =
-      e.operator === 'In'
-        ? present && values.includes(l[e.key]!)
-        : e.operator === 'NotIn'
-          ? !present || !values.includes(l[e.key]!)
-          : e.operator === 'Exists'
-            ? present
-            : e.operator === 'DoesNotExist'
-              ? !present
-              : false;
-    if (!ok) return false;
+  if (!selector) return true;
+  try {
+    return labelSelectorFromObject(selector).matches(labels);
+  } catch (err) {
+    if (err instanceof LabelSelectorError) return false;
+    throw err;
   }
-  return true;
 }
 
 const labelsOf = (o: Record<string, unknown> | undefined): Record<string, string> | undefined =>

@@ -2,6 +2,7 @@
  * One label requirement (`key op values`) with apimachinery's validation and matching rules. Selectors are ANDs of
  * requirements; this file knows what a single one means.
  */
+import { labelValueProblem, qualifiedNameProblem } from '../names.js';
 import { LabelSelectorError } from './errors.js';
 
 export type LabelOperator = '=' | '!=' | 'in' | 'notin' | 'exists' | '!' | '>' | '<';
@@ -13,38 +14,7 @@ export interface Requirement {
   readonly values: readonly string[];
 }
 
-const NAME = /^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const INTEGER = /^[+-]?[0-9]+$/;
-
-/** Why `key` is not a qualified name (`[prefix/]name`), or undefined if it is. */
-export function invalidKeyReason(key: string): string | undefined {
-  const slash = key.indexOf('/');
-  const prefix = slash < 0 ? undefined : key.slice(0, slash);
-  const name = slash < 0 ? key : key.slice(slash + 1);
-  if (prefix !== undefined) {
-    if (prefix.length === 0) return `key ${JSON.stringify(key)}: prefix part must be non-empty`;
-    if (prefix.length > 253 || !DNS1123_SUBDOMAIN.test(prefix)) {
-      return `key ${JSON.stringify(key)}: prefix part must be a lowercase DNS subdomain of at most 253 characters`;
-    }
-  }
-  if (name.length === 0) return `key ${JSON.stringify(key)}: name part must be non-empty`;
-  if (name.length > 63) return `key ${JSON.stringify(key)}: name part must be at most 63 characters`;
-  if (!NAME.test(name)) {
-    return `key ${JSON.stringify(key)}: name part must consist of alphanumerics, '-', '_' or '.', and start and end with an alphanumeric`;
-  }
-  return undefined;
-}
-
-/** Why `value` is not a valid label value, or undefined if it is. */
-export function invalidValueReason(value: string): string | undefined {
-  if (value === '') return undefined;
-  if (value.length > 63) return `value ${JSON.stringify(value)}: must be at most 63 characters`;
-  if (!NAME.test(value)) {
-    return `value ${JSON.stringify(value)}: must consist of alphanumerics, '-', '_' or '.', and start and end with an alphanumeric`;
-  }
-  return undefined;
-}
 
 /**
  * Builds a requirement after checking it as apimachinery's `NewRequirement` does. `source` is the whole selector, for
@@ -54,7 +24,7 @@ export function newRequirement(key: string, operator: LabelOperator, values: rea
   const fail = (reason: string): never => {
     throw new LabelSelectorError(source, reason);
   };
-  const badKey = invalidKeyReason(key);
+  const badKey = qualifiedNameProblem(key);
   if (badKey) fail(badKey);
   switch (operator) {
     case '=':
@@ -78,7 +48,7 @@ export function newRequirement(key: string, operator: LabelOperator, values: rea
   }
   if (operator !== '>' && operator !== '<') {
     for (const v of values) {
-      const badValue = invalidValueReason(v);
+      const badValue = labelValueProblem(v);
       if (badValue) fail(badValue);
     }
   }
