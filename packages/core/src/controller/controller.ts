@@ -17,33 +17,17 @@ import { isClusterNotFound } from '../multicluster/errors.js';
 import type { ClusterName } from '../fleet/cluster-name.js';
 import type { Aware } from '../multicluster/types.js';
 import { isTerminalError } from '../reconcile/errors.js';
-import type { ReconcileContext, ReconcileFunc, Reconciler, Request, Result } from '../reconcile/types.js';
+import type { ReconcileContext, ReconcileFunc, Request, Result } from '../reconcile/types.js';
 import type { MultiClusterSource, Source } from '../source/types.js';
 import { newRequestQueue } from '../workqueue/request-queue.js';
-import type { RateLimiter, RateLimitingQueue } from '../workqueue/types.js';
+import type { RateLimitingQueue } from '../workqueue/types.js';
 import { deadline } from '../signal/deadline.js';
 import { Engagement, type EndReason } from './engagement.js';
 import { InFlight } from './in-flight.js';
-import { ControllerAlreadyStartedError, ControllerOptionsError, ControllerEngageFailedError, WaitForSyncTimeoutError } from './errors.js';
+import { ControllerAlreadyStartedError, ControllerEngageFailedError, WaitForSyncTimeoutError } from './errors.js';
+import { resolveControllerOptions, type ControllerOptions } from './options.js';
 
-export interface ControllerOptions {
-  reconciler: Reconciler | ReconcileFunc;
-  /** Reconciles running at once (never two for the same request). Default 1. */
-  maxConcurrentReconciles?: number;
-  /** Retry backoff; default client-go's (per item 5 ms → 1000 s, overall 10 qps / burst 100). */
-  rateLimiter?: RateLimiter<Request>;
-  /** How long `start` waits for static sources, and how long an engagement's sources may take to sync before a warning. Default 120 s. */
-  cacheSyncTimeoutMs?: number;
-  logger?: Logger;
-  metrics?: MetricsRecorder;
-  /** Run only on the elected leader. Default true. */
-  needLeaderElection?: boolean;
-  /**
-   * What a ClusterNotFoundError from the reconciler means: `drop` (default) forgets the request, since its cluster
-   * is gone and retrying would hot-loop; `retry` backs off and tries again like any other error.
-   */
-  onClusterNotFound?: 'drop' | 'retry';
-}
+export type { ControllerOptions } from './options.js';
 
 type Phase = 'new' | 'running' | 'stopping' | 'stopped';
 
@@ -70,21 +54,13 @@ export class Controller implements Runnable, Aware {
     readonly name: string,
     options: ControllerOptions,
   ) {
-    if (!name) throw new ControllerOptionsError(name, 'a controller needs a name');
-    const r = options.reconciler as Reconciler | ReconcileFunc | undefined;
-    if (typeof r === 'function') this.reconcileFn = r;
-    else if (r && typeof r.reconcile === 'function') this.reconcileFn = (req, ctx) => r.reconcile(req, ctx);
-    else throw new ControllerOptionsError(name, 'a reconciler (an object with reconcile() or a function) is required');
-    this.maxConcurrent = options.maxConcurrentReconciles ?? 1;
-    if (!Number.isInteger(this.maxConcurrent) || this.maxConcurrent < 1) {
-      throw new ControllerOptionsError(name, `maxConcurrentReconciles must be an integer ≥ 1, got ${options.maxConcurrentReconciles}`);
-    }
-    this.cacheSyncTimeoutMs = options.cacheSyncTimeoutMs ?? 120_000;
-    if (!(this.cacheSyncTimeoutMs > 0)) {
-      throw new ControllerOptionsError(name, `cacheSyncTimeoutMs must be > 0, got ${options.cacheSyncTimeoutMs}`);
-    }
-    this.onClusterNotFound = options.onClusterNotFound ?? 'drop';
-    this.needLeaderElection = options.needLeaderElection ?? true;
+    ({
+      reconcileFn: this.reconcileFn,
+      maxConcurrent: this.maxConcurrent,
+      cacheSyncTimeoutMs: this.cacheSyncTimeoutMs,
+      onClusterNotFound: this.onClusterNotFound,
+      needLeaderElection: this.needLeaderElection,
+    } = resolveControllerOptions(name, options));
     this.log = (options.logger ?? createLogger()).with({ controller: name });
     this.metrics = options.metrics ?? noopMetrics;
     this.queue = newRequestQueue({

@@ -14,12 +14,12 @@ import type { Cluster } from '../cluster/types.js';
 import type { Client } from '../client/types.js';
 import type { Leadership } from '../leaderelection/lease-elector.js';
 import type { Logger } from '../log/logger.js';
-import { deadline } from '../signal/deadline.js';
 import { subscribeAbort } from '../signal/fanout.js';
 import { linkedAbort, type LinkedAbort } from '../signal/linked.js';
 import { sleep } from '../signal/wait.js';
 import type { ClusterName } from '../fleet/cluster-name.js';
 import type { Aware } from '../multicluster/types.js';
+import { WorkDrain } from './drain.js';
 import { Fence } from './fence.js';
 import type { ResolvedSharding } from './options.js';
 import { PeerRegistry } from './peers.js';
@@ -55,6 +55,7 @@ export class ShardCoordinator {
   /** Fences whose release waits for the runnables to stop (shutdown). */
   private readonly heldBack: { name: ClusterName; term: Leadership }[] = [];
   private started = false;
+  private readonly drain: WorkDrain;
 
   constructor(
     private readonly client: Client,
@@ -75,6 +76,7 @@ export class ShardCoordinator {
       logger: log,
     });
     this.peers.onChange(() => this.syncAll());
+    this.drain = new WorkDrain(onward, log, t, (name) => this.owns(name));
   }
 
   get id(): string {
@@ -182,7 +184,7 @@ export class ShardCoordinator {
     this.entries.clear();
     const within = Math.min(drainWithinMs, this.options.timings.fenceRenewDeadlineMs);
     await Promise.all([
-      ...held.map((h) => this.handBack(h.name, h.term, within)),
+      ...held.map((h) => this.drain.handBack(h.name, h.term, within)),
       this.peers.withdraw(this.options.timings.fenceRenewDeadlineMs),
     ]);
   }
@@ -276,7 +278,7 @@ export class ShardCoordinator {
         this.log.warn('lost the cluster fence; disengaged the cluster', { cluster: entry.name, fence: entry.fence.leaseName });
         entry.owned = undefined;
         entry.nextTry = performance.now() + this.options.timings.fenceRetryPeriodMs;
-        void this.warnIfStillRunning(entry.name);
+        void this.drain.warnIfStillRunning(entry.name);
       },
       { once: true },
     );
@@ -321,64 +323,6 @@ export class ShardCoordinator {
       cluster: entry.name,
       why,
     });
-    await this.handBack(entry.name, owned.term, this.options.timings.fenceRenewDeadlineMs);
-  }
-
-  /**
-   * Releases a disengaged cluster's fence once every Aware says its work has fully stopped; the fence keeps being
-   * renewed meanwhile, so nobody else may take the cluster. If that takes longer than `withinMs`, the fence is not
-   * released but abandoned: nobody renews it, and it expires a lease duration later — the stuck work gets that long
-   * too, and a replica can never keep a cluster it does not own forever.
-   */
-  private async handBack(name: ClusterName, term: Leadership, withinMs: number): Promise<void> {
-    const waited = await this.waitForDisengaged(name, withinMs, term.signal);
-    if (waited.drained) {
-      await term.release();
-      return;
-    }
-    if (term.signal.aborted) {
-      this.log.warn('lost the cluster fence while its reconciles were still running; another replica may take it over and overlap them', {
-        cluster: name,
-      });
-      return;
-    }
-    this.log.warn(
-      "the cluster's reconciles are still running after its engagement ended (a reconciler ignores its abort signal); " +
-        'not releasing its fence, which expires instead — the new owner may take it over only then',
-      {
-        cluster: name,
-        waitedMs: Math.round(waited.ms),
-        fenceExpiresInMs: this.options.timings.fenceLeaseDurationMs,
-      },
-    );
-    term.abandon();
-  }
-
-  /** After a fence was lost: warns if the cluster's work outlives the time before another replica may take it. */
-  private async warnIfStillRunning(name: ClusterName): Promise<void> {
-    const t = this.options.timings;
-    const waited = await this.waitForDisengaged(name, t.fenceLeaseDurationMs - t.fenceRenewDeadlineMs);
-    // Owned again meanwhile: the wait covered the new engagement too, so it says nothing about the old work.
-    if (waited.drained || this.owns(name)) return;
-    this.log.warn(
-      "the cluster's reconciles are still running after its fence was lost (a reconciler ignores its abort signal); " +
-        'another replica may take it over and overlap them',
-      { cluster: name, waitedMs: Math.round(waited.ms) },
-    );
-  }
-
-  /** Asks the Awares whether `name`'s work has stopped, waiting at most `withinMs` (less if `cancel` aborts). */
-  private async waitForDisengaged(name: ClusterName, withinMs: number, cancel?: AbortSignal): Promise<{ drained: boolean; ms: number }> {
-    const t0 = performance.now();
-    const bound = deadline(cancel, Math.max(0, withinMs));
-    try {
-      const drained = await (this.onward.waitForDisengaged?.(bound.signal, name) ?? Promise.resolve(true));
-      return { drained, ms: performance.now() - t0 };
-    } catch (err) {
-      this.log.error("asking whether a cluster's work has stopped failed; treating it as still running", err, { cluster: name });
-      return { drained: false, ms: performance.now() - t0 };
-    } finally {
-      bound.dispose();
-    }
+    await this.drain.handBack(entry.name, owned.term, this.options.timings.fenceRenewDeadlineMs);
   }
 }
