@@ -12,8 +12,9 @@ import {
   notReadyCluster,
   refusedCluster,
   checkProviderOptions,
+  hostClusterRule,
 } from '@multicluster-runtime/core/providers';
-import { anyString, func, nonEmptyString, rule } from '@multicluster-runtime/core/options';
+import { anyString, func, nonEmptyString } from '@multicluster-runtime/core/options';
 import { whenAborted } from '@multicluster-runtime/core/signal';
 import type { Cluster, ClusterName, KubeObject, KubeconfigPolicy, ObjectKind, ProviderContext } from '@multicluster-runtime/core';
 import type { ClusterConnectionOptions, DesiredCluster } from '@multicluster-runtime/core/providers';
@@ -54,7 +55,7 @@ export class CapiProvider extends EngagerProvider {
       apiVersion: nonEmptyString,
       namespace: anyString,
       isReady: func,
-      hostCluster: rule('a Cluster', (v) => typeof v === 'object' && v !== null),
+      hostCluster: hostClusterRule,
     });
     this.clusterKind = { apiVersion: options.apiVersion ?? 'cluster.x-k8s.io/v1beta2', kind: 'Cluster' };
     this.isReady = options.isReady ?? controlPlaneInitialized;

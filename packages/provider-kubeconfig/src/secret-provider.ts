@@ -14,8 +14,9 @@ import {
   desiredFromKubeconfig,
   refusedCluster,
   checkProviderOptions,
+  hostClusterRule,
 } from '@multicluster-runtime/core/providers';
-import { anyString, anyValue, either, recordOf, rule } from '@multicluster-runtime/core/options';
+import { anyString, anyValue, either, recordOf } from '@multicluster-runtime/core/options';
 import { whenAborted } from '@multicluster-runtime/core/signal';
 import type { Cluster, KubeconfigPolicy, LabelSelector, ProviderContext } from '@multicluster-runtime/core';
 import type { ClusterConnectionOptions, DesiredCluster } from '@multicluster-runtime/core/providers';
@@ -62,7 +63,7 @@ export class KubeconfigSecretProvider extends EngagerProvider {
       labelSelector: either(anyString, recordOf(anyString)),
       key: anyValue,
       watch: anyValue,
-      hostCluster: rule('a Cluster', (v) => typeof v === 'object' && v !== null),
+      hostCluster: hostClusterRule,
     });
     if (typeof options?.namespace !== 'string' || options.namespace === '') {
       throw new ProviderConfigError(name, 'options.namespace is required: the namespace that holds the kubeconfig Secrets');

@@ -17,10 +17,11 @@ import {
   ProviderConfigError,
   absentCluster,
   checkProviderOptions,
+  hostClusterRule,
   notReadyCluster,
   refusedCluster,
 } from '@multicluster-runtime/core/providers';
-import { anyValue, rule } from '@multicluster-runtime/core/options';
+import { anyValue } from '@multicluster-runtime/core/options';
 import { whenAborted } from '@multicluster-runtime/core/signal';
 import type { Cluster, KubeObject, LabelSelector, ProviderContext } from '@multicluster-runtime/core';
 import type { ClusterConnectionOptions, DesiredCluster } from '@multicluster-runtime/core/providers';
@@ -69,7 +70,7 @@ export class MiloProvider extends EngagerProvider {
       mode: anyValue,
       baseConfig: anyValue,
       internalAddress: anyValue,
-      hostCluster: rule('a Cluster', (v) => typeof v === 'object' && v !== null),
+      hostCluster: hostClusterRule,
       labelSelector: anyValue,
     });
     const mode = options.mode ?? 'project';

@@ -67,6 +67,12 @@ export function apiError(
   headers: Record<string, string | string[] | undefined>,
   request: RequestDescription,
 ): ApiError {
+  if (statusCode >= 300 && statusCode < 400) {
+    // Not followed: a member's server must not send our requests, and its credentials, elsewhere. The Location is
+    // left out of the message: it comes from an untrusted server and may carry anything.
+    const message = `the server answered with a redirect (${statusCode}), which is not followed: requests and credentials stay with the configured server`;
+    return new ApiError(statusCode, { kind: 'Status', status: 'Failure', code: statusCode, reason: 'Redirect', message }, request);
+  }
   const raw = headers['retry-after'];
   const value = Array.isArray(raw) ? raw[0] : raw;
   const seconds = value !== undefined && /^\d+$/.test(value.trim()) ? Number(value) : undefined;

@@ -173,6 +173,8 @@ describe('Transport limits against a hostile server', () => {
     const err: unknown = await transport.request({ method: 'GET', path: '/api/v1/configmaps' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).code).toBe(302);
+    expect((err as Error).message).toContain('redirect (302), which is not followed');
+    expect((err as Error).message).not.toContain('127.0.0.1:'); // the untrusted Location is not echoed
     expect(elsewhere).toEqual([]);
   });
 });

@@ -4,9 +4,12 @@
  * mean". A typo such as `labelSelecter` then fails at construction instead of silently selecting every Secret.
  */
 import { checkOptions } from '../options/check.js';
-import type { Rule, Shape } from '../options/rules.js';
+import { rule, type Rule, type Shape } from '../options/rules.js';
 import { connectionRules } from './engager/connection-options.js';
 import { ProviderConfigError } from './errors.js';
+
+/** The rule for a provider's `hostCluster` option: a Cluster (core's, or one built with `newCluster`). */
+export const hostClusterRule: Rule = rule('a Cluster', (v) => typeof v === 'object' && v !== null);
 
 export interface ProviderOptionsSettings {
   /** Whether the options include the shared ClusterConnectionOptions and `policy`. Default true. */

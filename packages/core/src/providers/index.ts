@@ -25,7 +25,7 @@ export {
 export type { ClusterConnectionOptions, ClusterFactory, RetryOptions } from './engager/cluster-engager.js';
 export { ClusterEngager } from './engager/cluster-engager.js';
 export type { ProviderOptionsSettings } from './check-options.js';
-export { checkProviderOptions } from './check-options.js';
+export { checkProviderOptions, hostClusterRule } from './check-options.js';
 export { EngagerProvider } from './engager/engager-provider.js';
 export type { ClusterState, ClusterStatus, StatusListener } from './engager/cluster-status.js';
 export type { DesiredCluster } from './engager/desired-cluster.js';
