@@ -103,6 +103,32 @@ describe('KubeconfigFileProvider', () => {
     await expect(provider.get(`${join(d, 'globbed', 'ignored.txt')}+${ctx(members[0]!)}`)).rejects.toBeInstanceOf(ClusterNotFoundError);
   });
 
+  test('an engaged member that stops answering shows as unreachable in its status, once in the log, and recovers', async () => {
+    const member = await startApiServer();
+    try {
+      const d = freshDir();
+      await writeFile(join(d, 'm.kubeconfig'), member.kubeconfig());
+      const { provider, aware, records } = start([d], { healthCheck: { intervalMs: 50, timeoutMs: 2_000 } });
+      const name = `${join(d, 'm.kubeconfig')}+${ctx(member)}`;
+      await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual([name]);
+      expect(provider.status(name)).toMatchObject({ state: 'engaged', health: { reachable: true } });
+
+      await member.stop();
+      await expect.poll(() => provider.status(name)?.health?.reachable, { timeout: 10_000 }).toBe(false);
+      expect(provider.status(name)).toMatchObject({ state: 'engaged', health: { lastError: expect.stringMatching(/connect/) } });
+      const unreachableLines = () => records.filter((r) => r.includes('engaged cluster does not answer'));
+      expect(unreachableLines()).toHaveLength(1);
+      expect(unreachableLines()[0]).toContain(name);
+
+      await member.restart();
+      await expect.poll(() => provider.status(name)?.health?.reachable, { timeout: 10_000 }).toBe(true);
+      expect(records.filter((r) => r.includes('engaged cluster answers again'))).toHaveLength(1);
+      expect(unreachableLines()).toHaveLength(1);
+    } finally {
+      await member.close();
+    }
+  });
+
   test('follows files being added, changed, renamed and deleted', async () => {
     const d = freshDir();
     const { aware, provider } = start([d]);

@@ -28,6 +28,7 @@ export type { ProviderOptionsSettings } from './check-options.js';
 export { checkProviderOptions, hostClusterRule } from './check-options.js';
 export { EngagerProvider } from './engager/engager-provider.js';
 export type { ClusterState, ClusterStatus, StatusListener } from './engager/cluster-status.js';
+export type { ClusterHealth, HealthCheckOptions } from './engager/health.js';
 export type { DesiredCluster } from './engager/desired-cluster.js';
 export { absentCluster, desiredFromKubeconfig, notReadyCluster, refusedCluster } from './engager/desired-cluster.js';
 export { ProbeTimeoutError, classifyFailure, describeError, probeCluster } from './engager/probe.js';

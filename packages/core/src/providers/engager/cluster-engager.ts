@@ -15,10 +15,11 @@ import type { ClusterName } from '../../fleet/cluster-name.js';
 import type { Aware, ProviderContext } from '../../multicluster/types.js';
 import type { ObjectKind } from '../../object/types.js';
 import { ClusterSet } from '../clusters/cluster-set.js';
-import type { ClusterState, ClusterStatus } from './cluster-status.js';
+import { statusMessages, type ClusterState, type ClusterStatus } from './cluster-status.js';
 import type { DesiredCluster } from './desired-cluster.js';
 import { ProviderConfigError } from '../errors.js';
-import { classifyFailure, probeCluster } from './probe.js';
+import { classifyFailure, closeUnstarted, probeCluster } from './probe.js';
+import { watchHealth, type ClusterHealth } from './health.js';
 import { connectionRules, type ClusterConnectionOptions, type ClusterFactory } from './connection-options.js';
 
 export type { ClusterConnectionOptions, ClusterFactory, RetryOptions } from './connection-options.js';
@@ -270,9 +271,22 @@ export class ClusterEngager {
           },
           { once: true },
         );
+        if (this.options.healthCheck !== false) {
+          const report = (health: ClusterHealth) => this.setHealth(slot, cluster, health);
+          void watchHealth(cluster, signal, this.options.healthCheck ?? {}, report);
+        }
         return aware.engage(signal, name, cluster);
       },
     };
+  }
+
+  /** Records an engaged cluster's reachability in its status, with one log line per change. */
+  private setHealth(slot: Slot, cluster: Cluster, health: ClusterHealth): void {
+    if (this.stopped || slot.engagedCluster !== cluster || !slot.status) return;
+    slot.status = { ...slot.status, health };
+    if (health.reachable) this.log.info('engaged cluster answers again', { cluster: slot.name });
+    else this.log.warn('engaged cluster does not answer; its informers keep retrying', { cluster: slot.name, error: health.lastError });
+    this.notify(slot.name, slot.status);
   }
 
   private scheduleRetry(slot: Slot): void {
@@ -297,11 +311,15 @@ export class ClusterEngager {
     const previous = slot.status;
     if (previous && previous.state === state && previous.reason === reason && previous.failures === slot.failures) return;
     const changed = previous?.state !== state || previous?.reason !== reason;
+    const since = changed || !previous ? new Date() : previous.since;
+    // A cluster that becomes engaged starts out reachable (it just answered the probe); other states have no health.
+    const health = state !== 'engaged' ? undefined : previous?.state === 'engaged' ? previous.health : { reachable: true, since };
     const status: ClusterStatus = {
       state,
       ...(reason === undefined ? {} : { reason }),
-      since: changed || !previous ? new Date() : previous.since,
+      since,
       failures: slot.failures,
+      ...(health ? { health } : {}),
     };
     slot.status = status;
     if (changed) {
@@ -325,28 +343,5 @@ export class ClusterEngager {
     } catch (err) {
       this.log.error('status listener threw', err, { cluster: name });
     }
-  }
-}
-
-/** One line per status change: what happened to the cluster, in words an operator can act on (`reason` says why). */
-const statusMessages: Record<ClusterState, string> = {
-  pending: 'connecting to cluster',
-  engaged: 'cluster engaged',
-  notReady: 'cluster not engaged: its source says it is not ready',
-  invalid: 'cluster not engaged: its kubeconfig is unusable',
-  rejected: 'cluster not engaged: its kubeconfig was refused by the policy',
-  unreachable: 'cluster unreachable; retrying with backoff',
-  unauthorized: 'cluster refused the credentials; retrying with backoff',
-  failed: 'cluster failed',
-};
-
-/** Closes the connection pool of a cluster that was probed but never started (or already stopped). */
-async function closeUnstarted(cluster: Cluster): Promise<void> {
-  const close = (cluster as Partial<{ close(): Promise<void> }>).close;
-  if (typeof close !== 'function') return;
-  try {
-    await close.call(cluster);
-  } catch {
-    // Closing a pool that failed to connect can fail too; there is nothing left to release.
   }
 }

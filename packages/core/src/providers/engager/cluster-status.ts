@@ -1,3 +1,5 @@
+import type { ClusterHealth } from './health.js';
+
 /**
  * What a provider knows about each cluster it was told about: engaged, or why not. Reasons name the
  * problem (a field, a status code, a connection failure) and never a credential.
@@ -32,7 +34,21 @@ export interface ClusterStatus {
   readonly since: Date;
   /** Consecutive failed connection attempts (0 once engaged). */
   readonly failures: number;
+  /** For an engaged cluster: whether its API server still answers (see `healthCheck`). */
+  readonly health?: ClusterHealth;
 }
 
 /** Called on every status change; `undefined` when the provider forgot the cluster (its source is gone). */
 export type StatusListener = (name: string, status: ClusterStatus | undefined) => void;
+
+/** One line per status change: what happened to the cluster, in words an operator can act on (`reason` says why). */
+export const statusMessages: Record<ClusterState, string> = {
+  pending: 'connecting to cluster',
+  engaged: 'cluster engaged',
+  notReady: 'cluster not engaged: its source says it is not ready',
+  invalid: 'cluster not engaged: its kubeconfig is unusable',
+  rejected: 'cluster not engaged: its kubeconfig was refused by the policy',
+  unreachable: 'cluster unreachable; retrying with backoff',
+  unauthorized: 'cluster refused the credentials; retrying with backoff',
+  failed: 'cluster failed',
+};

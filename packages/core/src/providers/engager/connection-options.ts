@@ -9,8 +9,9 @@ import type { ClusterName } from '../../fleet/cluster-name.js';
 import { kubeconfigPolicyShape } from '../../kubeconfig/untrusted.js';
 import type { Logger } from '../../log/logger.js';
 import type { MetricsRecorder } from '../../metrics/types.js';
-import { func, nested, positiveMs, rule, withMethods, type Rule } from '../../options/rules.js';
+import { either, func, nested, positiveMs, rule, withMethods, type Rule } from '../../options/rules.js';
 import type { StatusListener } from './cluster-status.js';
+import type { HealthCheckOptions } from './health.js';
 
 type KubeConfig = Cluster['config'];
 
@@ -42,6 +43,8 @@ export interface ClusterConnectionOptions {
   metrics?: MetricsRecorder;
   /** Where the provider logs. Default: the manager's logger (the start context's). */
   logger?: Logger;
+  /** How often engaged clusters are checked for reachability (status `health`, one log line per change); false: never. */
+  healthCheck?: HealthCheckOptions | false;
 }
 
 const anObject = (what: string) => rule(what, (v) => typeof v === 'object' && v !== null);
@@ -60,4 +63,8 @@ export const connectionRules: Record<keyof ClusterConnectionOptions | 'policy', 
   metrics: anObject('a MetricsRecorder'),
   logger: withMethods('a Logger', ['debug', 'info', 'warn', 'error', 'with']),
   policy: nested(kubeconfigPolicyShape),
+  healthCheck: either(
+    rule('false', (v) => v === false),
+    nested<HealthCheckOptions>({ intervalMs: positiveMs, timeoutMs: positiveMs }),
+  ),
 };

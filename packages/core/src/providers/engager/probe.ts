@@ -59,3 +59,14 @@ export function describeError(err: unknown): string {
   const line = text.split('\n')[0] ?? '';
   return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }
+
+/** Closes the connection pool of a cluster that was probed but never started (or already stopped). */
+export async function closeUnstarted(cluster: Cluster): Promise<void> {
+  const close = (cluster as Partial<{ close(): Promise<void> }>).close;
+  if (typeof close !== 'function') return;
+  try {
+    await close.call(cluster);
+  } catch {
+    // Closing a pool that failed to connect can fail too; there is nothing left to release.
+  }
+}
