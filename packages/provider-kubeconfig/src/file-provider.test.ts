@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ClusterNotFoundError } from '@multicluster-runtime/core';
+import { ClusterNotFoundError, PrometheusMetrics } from '@multicluster-runtime/core';
 import type { KubeCluster } from '@multicluster-runtime/core/cluster';
 import { startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
@@ -103,15 +103,18 @@ describe('KubeconfigFileProvider', () => {
     await expect(provider.get(`${join(d, 'globbed', 'ignored.txt')}+${ctx(members[0]!)}`)).rejects.toBeInstanceOf(ClusterNotFoundError);
   });
 
-  test('an engaged member that stops answering shows as unreachable in its status, once in the log, and recovers', async () => {
+  test('an engaged member that stops answering shows as unreachable in its status, its metric and once in the log, and recovers', async () => {
     const member = await startApiServer();
     try {
       const d = freshDir();
       await writeFile(join(d, 'm.kubeconfig'), member.kubeconfig());
-      const { provider, aware, records } = start([d], { healthCheck: { intervalMs: 50, timeoutMs: 2_000 } });
+      const metrics = new PrometheusMetrics();
+      const { provider, aware, records } = start([d], { healthCheck: { intervalMs: 50, timeoutMs: 2_000 }, metrics });
+      const gauge = async () => /mcr_cluster_reachable\{cluster="[^"]+"\} (\d)/.exec(await metrics.scrape())?.[1];
       const name = `${join(d, 'm.kubeconfig')}+${ctx(member)}`;
       await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual([name]);
       expect(provider.status(name)).toMatchObject({ state: 'engaged', health: { reachable: true } });
+      expect(await gauge()).toBe('1');
 
       await member.stop();
       await expect.poll(() => provider.status(name)?.health?.reachable, { timeout: 10_000 }).toBe(false);
@@ -119,10 +122,12 @@ describe('KubeconfigFileProvider', () => {
       const unreachableLines = () => records.filter((r) => r.includes('engaged cluster does not answer'));
       expect(unreachableLines()).toHaveLength(1);
       expect(unreachableLines()[0]).toContain(name);
+      expect(await gauge()).toBe('0');
 
       await member.restart();
       await expect.poll(() => provider.status(name)?.health?.reachable, { timeout: 10_000 }).toBe(true);
       expect(records.filter((r) => r.includes('engaged cluster answers again'))).toHaveLength(1);
+      expect(await gauge()).toBe('1');
       expect(unreachableLines()).toHaveLength(1);
     } finally {
       await member.close();

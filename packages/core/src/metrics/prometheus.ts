@@ -73,6 +73,7 @@ export class PrometheusMetrics implements MetricsRecorder {
   private readonly informerFailures: Gauge<'cluster' | 'kind'>;
   private readonly engaged: Gauge<'owner'>;
   private readonly eventsDropped: Counter<'cluster' | 'reason'>;
+  private readonly reachable: Gauge<'cluster'>;
 
   constructor(options: PrometheusMetricsOptions = {}) {
     this.registry = options.registry ?? new Registry();
@@ -148,6 +149,12 @@ export class PrometheusMetrics implements MetricsRecorder {
       labelNames: ['owner'],
       registers,
     });
+    this.reachable = new Gauge({
+      name: `${p}cluster_reachable`,
+      help: "1 if an engaged cluster's API server answered its last health check, 0 if not.",
+      labelNames: ['cluster'],
+      registers,
+    });
     this.eventsDropped = new Counter({
       name: `${p}events_dropped_total`,
       help: 'Events not written, per cluster and reason (queue_full, spam, write_failed, stopped).',
@@ -219,6 +226,13 @@ export class PrometheusMetrics implements MetricsRecorder {
     this.informerFailures.set(labels, failures);
     this.series.note(cluster, this.informerWatching, labels);
     this.series.note(cluster, this.informerFailures, labels);
+  }
+
+  clusterReachable(cluster: ClusterName, reachable: boolean): void {
+    if (this.retired.has(cluster)) return;
+    const labels = { cluster };
+    this.reachable.set(labels, reachable ? 1 : 0);
+    this.series.note(cluster, this.reachable, labels);
   }
 
   engagedClusters(owner: string, count: number): void {

@@ -35,6 +35,8 @@ export interface MetricsRecorder {
   clusterEngaged?(cluster: ClusterName): void;
   /** An event for this cluster was dropped instead of written. Optional. */
   eventDropped?(cluster: ClusterName, reason: EventDropReason): void;
+  /** Whether an engaged cluster's API server answered its last health check. Optional. */
+  clusterReachable?(cluster: ClusterName, reachable: boolean): void;
 }
 
 /** Records nothing. */
@@ -50,4 +52,5 @@ export const noopMetrics: MetricsRecorder = {
   forgetCluster() {},
   clusterEngaged() {},
   eventDropped() {},
+  clusterReachable() {},
 };

@@ -10,6 +10,7 @@ import { newCluster } from '../../cluster/cluster.js';
 import type { Cluster } from '../../cluster/types.js';
 import type { IndexerFunc } from '../../cache/types.js';
 import { silentLogger, type Logger } from '../../log/logger.js';
+import type { MetricsRecorder } from '../../metrics/types.js';
 import { linkedAbort, type LinkedAbort } from '../../signal/linked.js';
 import type { ClusterName } from '../../fleet/cluster-name.js';
 import type { Aware, ProviderContext } from '../../multicluster/types.js';
@@ -52,6 +53,7 @@ export class ClusterEngager {
   private readonly set: ClusterSet;
   private readonly slots = new Map<ClusterName, Slot>();
   private log: Logger;
+  private metrics: MetricsRecorder | undefined;
   private readonly factory: ClusterFactory;
   private readonly probeTimeoutMs: number;
   private readonly retryInitialMs: number;
@@ -69,6 +71,7 @@ export class ClusterEngager {
     });
     if (problems.length > 0) throw new ProviderConfigError(owner, problems.map((p) => p.message).join('; '));
     this.log = (options.logger ?? silentLogger).with({ provider: owner });
+    this.metrics = options.metrics;
     this.set = new ClusterSet({
       waitCacheTimeoutMs: options.waitCacheTimeoutMs ?? 30_000,
       ...(options.logger ? { logger: this.log } : {}),
@@ -93,6 +96,7 @@ export class ClusterEngager {
    */
   useContext(context: ProviderContext): void {
     if (!this.options.logger) this.log = context.logger.with({ provider: this.owner });
+    this.metrics ??= context.metrics;
     this.set.useContext({ logger: this.log, metrics: context.metrics });
   }
 
@@ -271,6 +275,7 @@ export class ClusterEngager {
           },
           { once: true },
         );
+        this.metrics?.clusterReachable?.(name, true);
         if (this.options.healthCheck !== false) {
           const report = (health: ClusterHealth) => this.setHealth(slot, cluster, health);
           void watchHealth(cluster, signal, this.options.healthCheck ?? {}, report);
@@ -284,6 +289,7 @@ export class ClusterEngager {
   private setHealth(slot: Slot, cluster: Cluster, health: ClusterHealth): void {
     if (this.stopped || slot.engagedCluster !== cluster || !slot.status) return;
     slot.status = { ...slot.status, health };
+    this.metrics?.clusterReachable?.(slot.name, health.reachable);
     if (health.reachable) this.log.info('engaged cluster answers again', { cluster: slot.name });
     else this.log.warn('engaged cluster does not answer; its informers keep retrying', { cluster: slot.name, error: health.lastError });
     this.notify(slot.name, slot.status);
