@@ -16,11 +16,11 @@ import type { ClusterName } from '../../fleet/cluster-name.js';
 import type { Aware, ProviderContext } from '../../multicluster/types.js';
 import type { ObjectKind } from '../../object/types.js';
 import { ClusterSet } from '../clusters/cluster-set.js';
-import { statusMessages, type ClusterState, type ClusterStatus } from './cluster-status.js';
+import { statusMessages, type ClusterHealth, type ClusterState, type ClusterStatus } from './cluster-status.js';
 import type { DesiredCluster } from './desired-cluster.js';
 import { ProviderConfigError } from '../errors.js';
 import { classifyFailure, closeUnstarted, probeCluster } from './probe.js';
-import { watchHealth, type ClusterHealth } from './health.js';
+import { watchHealth } from './health.js';
 import { connectionRules, type ClusterConnectionOptions, type ClusterFactory } from './connection-options.js';
 
 export type { ClusterConnectionOptions, ClusterFactory, RetryOptions } from './connection-options.js';

@@ -1,5 +1,3 @@
-import type { ClusterHealth } from './health.js';
-
 /**
  * What a provider knows about each cluster it was told about: engaged, or why not. Reasons name the
  * problem (a field, a status code, a connection failure) and never a credential.
@@ -36,6 +34,16 @@ export interface ClusterStatus {
   readonly failures: number;
   /** For an engaged cluster: whether its API server still answers (see `healthCheck`). */
   readonly health?: ClusterHealth;
+}
+
+/** Whether an engaged cluster's API server still answers (see `healthCheck`). */
+export interface ClusterHealth {
+  /** The API server answered the last check. */
+  readonly reachable: boolean;
+  /** When `reachable` last changed (the engagement, for a cluster that never failed a check). */
+  readonly since: Date;
+  /** Why the last check failed (never a credential). */
+  readonly lastError?: string;
 }
 
 /** Called on every status change; `undefined` when the provider forgot the cluster (its source is gone). */

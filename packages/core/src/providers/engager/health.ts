@@ -7,16 +7,8 @@
 import type { Cluster } from '../../cluster/types.js';
 import { deadline } from '../../signal/deadline.js';
 import { sleep } from '../../signal/wait.js';
+import type { ClusterHealth } from './cluster-status.js';
 import { describeError } from './probe.js';
-
-export interface ClusterHealth {
-  /** The API server answered the last check. */
-  readonly reachable: boolean;
-  /** When `reachable` last changed (the engagement, for a cluster that never failed a check). */
-  readonly since: Date;
-  /** Why the last check failed (never a credential). */
-  readonly lastError?: string;
-}
 
 export interface HealthCheckOptions {
   /** Time between checks of an engaged cluster. Default 30 s. */
