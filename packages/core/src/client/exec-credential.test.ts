@@ -18,6 +18,7 @@ dir="$(dirname "$0")"
 echo run >> "$dir/runs"
 n=$(wc -l < "$dir/runs" | tr -d ' ')
 printf '%s' "$KUBERNETES_EXEC_INFO" > "$dir/info-$n.json"
+[ -f "$dir/expiry" ] && EXPIRY="$(cat "$dir/expiry")"
 case "$(cat "$dir/mode" 2>/dev/null)" in
   fail) echo "could not mint tok-$n" >&2; exit 3 ;;
   hang) exec sleep 30 ;;
@@ -118,8 +119,17 @@ describe('exec plugin credentials', () => {
     await get(t);
     expect(await runs()).toBe(1);
     now += 2 * 3_600_000;
+    await writeFile(join(dir, 'expiry'), new Date(now + 3_600_000).toISOString());
     expect((await get(t)).token).toBe('tok-2');
     expect(await runs()).toBe(2);
+  });
+
+  it('refuses a credential that has already expired, naming the expiry and not the token', async () => {
+    await writeFile(join(dir, 'expiry'), new Date(Date.now() - 60_000).toISOString());
+    const err = await get(transportWith()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CredentialError);
+    expect((err as Error).message).toMatch(/printed no valid ExecCredential: the credential expired at \d{4}-/);
+    expect((err as Error).message).not.toMatch(/tok-/);
   });
 
   it('passes KUBERNETES_EXEC_INFO (non-interactive, with cluster info when asked) and the env entries', async () => {
@@ -131,6 +141,17 @@ describe('exec plugin credentials', () => {
       kind: 'ExecCredential',
       spec: { interactive: false, cluster: { server: url } },
     });
+    expect(info.spec.cluster).not.toHaveProperty('config');
+  });
+
+  it("sends the exec config's cluster data as spec.cluster.config, only with provideClusterInfo", async () => {
+    const config = { clusterName: 'spoke-1' };
+    accepted.add('tok-2');
+    await get(transportWith({ provideClusterInfo: true, config }));
+    await get(transportWith({ config }));
+    const [first, second] = await Promise.all([1, 2].map(async (n) => JSON.parse(await readFile(join(dir, `info-${n}.json`), 'utf8'))));
+    expect(first.spec.cluster.config).toEqual(config);
+    expect(second.spec).not.toHaveProperty('cluster');
   });
 
   it('fails with a CredentialError that names the plugin but not its output', async () => {

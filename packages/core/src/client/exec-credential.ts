@@ -19,6 +19,11 @@ export interface ExecConfig {
   interactiveMode?: string;
   /** Shown when the command is missing (written by the kubeconfig's author, e.g. how to install the plugin). */
   installHint?: string;
+  /**
+   * Cluster-specific data for the plugin, sent as `spec.cluster.config` when `provideClusterInfo` is set (client-go's
+   * `ExecProvider.Config`: a kubeconfig cluster's `client.authentication.k8s.io/exec` extension).
+   */
+  config?: unknown;
 }
 
 /** What a plugin returns that a request needs: a bearer token and/or a client certificate. */
@@ -119,6 +124,10 @@ export class ExecCredentialSource {
     if (this.cached === used) this.cached = undefined;
   }
 
+  private clusterInfo(): ExecClusterInfo & { config?: unknown } {
+    return this.exec.config === undefined ? this.cluster : { ...this.cluster, config: this.exec.config };
+  }
+
   private run(): Promise<ExecCredential> {
     this.runs++;
     const { command, args = [], env = [] } = this.exec;
@@ -126,7 +135,7 @@ export class ExecCredentialSource {
     const info: Record<string, unknown> = {
       apiVersion,
       kind: 'ExecCredential',
-      spec: { interactive: false, ...(this.exec.provideClusterInfo ? { cluster: this.cluster } : {}) },
+      spec: { interactive: false, ...(this.exec.provideClusterInfo ? { cluster: this.clusterInfo() } : {}) },
     };
     const childEnv: NodeJS.ProcessEnv = { ...process.env, KUBERNETES_EXEC_INFO: JSON.stringify(info) };
     for (const e of env) if (e && typeof e.name === 'string') childEnv[e.name] = String(e.value ?? '');
@@ -165,7 +174,7 @@ export class ExecCredentialSource {
         if (tooLarge) return fail(`printed more than ${this.maxOutputBytes} bytes`);
         if (code !== 0) return fail(`exited with ${sig ? `signal ${sig}` : `code ${code}`}`);
         try {
-          resolve(parseExecCredential(stdout, this.exec.apiVersion));
+          resolve(parseExecCredential(stdout, this.exec.apiVersion, this.now()));
         } catch (err) {
           // The message describes the shape only; the output may hold a token.
           fail(`printed no valid ExecCredential: ${(err as Error).message}`);
@@ -175,8 +184,11 @@ export class ExecCredentialSource {
   }
 }
 
-/** Parses a plugin's stdout; with no apiVersion in the kubeconfig any client.authentication.k8s.io version is accepted. */
-function parseExecCredential(stdout: string, expectedApiVersion: string | undefined): ExecCredential {
+/**
+ * Parses a plugin's stdout; with no apiVersion in the kubeconfig any client.authentication.k8s.io version is accepted.
+ * A credential that has already expired is refused.
+ */
+function parseExecCredential(stdout: string, expectedApiVersion: string | undefined, now: number): ExecCredential {
   let doc: unknown;
   try {
     doc = JSON.parse(stdout);
@@ -212,6 +224,8 @@ function parseExecCredential(stdout: string, expectedApiVersion: string | undefi
   if (expiry !== undefined) {
     const at = Date.parse(expiry);
     if (Number.isNaN(at)) throw new Error('status.expirationTimestamp is not an RFC 3339 time');
+    // Using it would fail, and asking again at once would run the plugin for every request.
+    if (at <= now) throw new Error(`the credential expired at ${new Date(at).toISOString()}`);
     credential.expiresAt = at;
   }
   return credential;
