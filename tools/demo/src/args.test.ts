@@ -10,6 +10,11 @@ describe('demo flags', () => {
     expect(parseDemoArgs(['--kind', 'dev-'])?.source).toEqual({ kind: 'kind', prefix: 'dev-' });
     expect(parseDemoArgs(['--capi'])?.source).toEqual({ kind: 'capi' });
     expect(parseDemoArgs(['--capi', 'fleet'])?.source).toEqual({ kind: 'capi', namespace: 'fleet' });
+    expect(parseDemoArgs(['--cluster-profiles', 'fleet', '--access-config', 'access.json'])?.source).toEqual({
+      kind: 'cluster-profiles',
+      namespace: 'fleet',
+      accessConfig: 'access.json',
+    });
   });
   test('--help asks for the usage text', () => {
     expect(parseDemoArgs(['--help'])).toBeUndefined();
@@ -20,6 +25,8 @@ describe('demo flags', () => {
     [['--bogus'], /Unknown option/],
     [['--kind', '--kubeconfig-dir', 'x'], /choose one/],
     [['--kind', '--capi'], /choose one/],
+    [['--capi', '--cluster-profiles', 'fleet', '--access-config', 'a.json'], /choose one/],
+    [['--cluster-profiles', 'fleet'], /--cluster-profiles and --access-config come together/],
     [['stray'], /unexpected argument "stray"/],
   ])('rejects %j', (argv, message) => {
     expect(() => parseDemoArgs(argv)).toThrow(UsageError);

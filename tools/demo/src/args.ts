@@ -17,7 +17,8 @@ export interface DemoArgs {
     | { kind: 'embedded' }
     | { kind: 'kubeconfig-dir'; dir: string }
     | { kind: 'kind'; prefix?: string }
-    | { kind: 'capi'; namespace?: string };
+    | { kind: 'capi'; namespace?: string }
+    | { kind: 'cluster-profiles'; namespace: string; accessConfig: string };
 }
 
 export const usage = `Usage: npm start -- [options]
@@ -37,6 +38,10 @@ Real clusters (the host is your current kubeconfig context):
   --kind [PREFIX]         every kind cluster (optionally only names starting with PREFIX) is a member
   --capi [NAMESPACE]      the host is a Cluster API management cluster: every Cluster (optionally only in
                           NAMESPACE) whose control plane is initialized is a member
+  --cluster-profiles NAMESPACE --access-config FILE
+                          the host is a cluster inventory hub: every healthy ClusterProfile in NAMESPACE is a
+                          member, reached through the credential plugins FILE configures (the JSON of Go's
+                          --clusterprofile-provider-file)
   -h, --help              show this text
 `;
 
@@ -68,6 +73,8 @@ export function parseDemoArgs(argv: string[]): DemoArgs | undefined {
         'kubeconfig-dir': { type: 'string' },
         kind: { type: 'boolean', default: false },
         capi: { type: 'boolean', default: false },
+        'cluster-profiles': { type: 'string' },
+        'access-config': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -81,11 +88,16 @@ export function parseDemoArgs(argv: string[]): DemoArgs | undefined {
   if (maxClusters < clusters) throw new UsageError('--max-clusters must be at least --clusters');
   const durationSec = v.duration === undefined ? undefined : positiveInt('duration', v.duration, 0);
   let source: DemoArgs['source'] = { kind: 'embedded' };
-  if ([v['kubeconfig-dir'] !== undefined, v.kind, v.capi].filter(Boolean).length > 1) {
-    throw new UsageError('choose one of --kubeconfig-dir, --kind and --capi');
+  const profiles = v['cluster-profiles'];
+  if ([v['kubeconfig-dir'] !== undefined, v.kind, v.capi, profiles !== undefined].filter(Boolean).length > 1) {
+    throw new UsageError('choose one of --kubeconfig-dir, --kind, --capi and --cluster-profiles');
+  }
+  if ((profiles === undefined) !== (v['access-config'] === undefined)) {
+    throw new UsageError('--cluster-profiles and --access-config come together');
   }
   const positional = parsed.positionals[0];
   if (v['kubeconfig-dir']) source = { kind: 'kubeconfig-dir', dir: v['kubeconfig-dir'] };
+  if (profiles !== undefined) source = { kind: 'cluster-profiles', namespace: profiles, accessConfig: v['access-config']! };
   if (v.kind) source = positional ? { kind: 'kind', prefix: positional } : { kind: 'kind' };
   else if (v.capi) source = positional ? { kind: 'capi', namespace: positional } : { kind: 'capi' };
   else if (parsed.positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[0])}`);

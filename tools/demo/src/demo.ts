@@ -5,6 +5,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { createLogger, newManager, PrometheusMetrics, type Provider } from '@multicluster-runtime/core';
 import { CapiProvider } from '@multicluster-runtime/provider-capi';
+import { ClusterProfileProvider, loadAccessConfigFile } from '@multicluster-runtime/provider-cluster-inventory-api';
 import { KindProvider } from '@multicluster-runtime/provider-kind';
 import { KubeconfigFileProvider } from '@multicluster-runtime/provider-kubeconfig';
 import type { DemoArgs } from './args.js';
@@ -18,6 +19,19 @@ export interface DemoSummary {
   errors: number;
   clusters: number;
   rows: ClusterRow[];
+}
+
+function realProvider(source: Exclude<DemoArgs['source'], { kind: 'embedded' }>): Provider {
+  switch (source.kind) {
+    case 'kind':
+      return new KindProvider(source.prefix ? { namePrefix: source.prefix } : {});
+    case 'capi':
+      return new CapiProvider(source.namespace ? { namespace: source.namespace } : {});
+    case 'cluster-profiles':
+      return new ClusterProfileProvider({ namespace: source.namespace, accessConfig: loadAccessConfigFile(source.accessConfig) });
+    case 'kubeconfig-dir':
+      return new KubeconfigFileProvider({ paths: [source.dir] });
+  }
 }
 
 export async function runDemo(args: DemoArgs, stop: AbortSignal, out: NodeJS.WritableStream = process.stdout): Promise<DemoSummary> {
@@ -37,13 +51,7 @@ export async function runDemo(args: DemoArgs, stop: AbortSignal, out: NodeJS.Wri
   } else {
     host = new KubeConfig();
     host.loadFromDefault();
-    const source = args.source;
-    provider =
-      source.kind === 'kind'
-        ? new KindProvider(source.prefix ? { namePrefix: source.prefix } : {})
-        : source.kind === 'capi'
-          ? new CapiProvider(source.namespace ? { namespace: source.namespace } : {})
-          : new KubeconfigFileProvider({ paths: [source.dir] });
+    provider = realProvider(args.source);
   }
 
   const metrics = new PrometheusMetrics();

@@ -99,6 +99,16 @@ export const name: string = capiClusterName('fleet', 'prod-eu-1');
 // @ts-expect-error the namespace is a string
 export const wrong = new CapiProvider({ namespace: ['fleet'] });
 `,
+  'provider-cluster-inventory-api': `
+import type { ProviderRunnable } from '@multicluster-runtime/core';
+import { ClusterProfileProvider, clusterProfileName, type AccessConfig } from '@multicluster-runtime/provider-cluster-inventory-api';
+
+const accessConfig: AccessConfig = { providers: [{ name: 'secretreader', execConfig: { command: 'secretreader-plugin', provideClusterInfo: true } }] };
+export const profiles: ProviderRunnable = new ClusterProfileProvider({ namespace: 'fleet', accessConfig });
+export const name: string = clusterProfileName('fleet', 'spoke-1');
+// @ts-expect-error an env policy is 'AppendIfNotExists', 'Replace' or 'Ignore'
+export const wrong = new ClusterProfileProvider({ accessConfig: { providers: [{ name: 'a', execConfig: { command: 'a' }, profileSourcedEnvVarsPolicy: 'Always' }] } });
+`,
   'provider-kcp-apiexport': `
 import { KubeConfig } from '@kubernetes/client-node';
 import type { ProviderRunnable } from '@multicluster-runtime/core';

@@ -3,6 +3,7 @@
  * would: $KUBECONFIG for the host cluster, `./fleet/*.kubeconfig` in the working directory, Secrets on the host,
  * `kind` on PATH (here tools/fake-kind, answering from a state file with in-memory servers as the kind clusters).
  */
+import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../workspace.js';
 import { configMap, ensureNamespace, freePort, kubeconfigSecret, servingCertificate, until, type ExampleFixtures } from './fixtures.js';
@@ -153,6 +154,60 @@ export const readmeScenarios: ExampleScenario[] = [
         env: management.env,
         runsUntilSignalled: true,
         steps: [{ expect: [logLine({ msg: 'namespace changed', cluster: 'fleet/prod-eu-1', name: 'team-a' })] }],
+      };
+    },
+  },
+  {
+    readme: 'packages/provider-cluster-inventory-api/README.md',
+    packages: ['core', 'provider-cluster-inventory-api'],
+    async prepare(fx) {
+      const hub = await host(fx);
+      const spoke = await fx.cluster('spoke-1');
+      spoke.server.addToken('spoke-token', { username: 'inventory-consumer' });
+      await spoke.client.create(configMap('default', 'in-spoke'));
+      // The operator's credential plugin, as the README's access file names it (here: a script minting the token).
+      const plugin = fx.file(
+        'secretreader-plugin',
+        `#!/bin/sh\nprintf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"spoke-token"}}'\n`,
+      );
+      chmodSync(plugin, 0o755);
+      const example = JSON.stringify({ providers: [{ name: 'secretreader', execConfig: { command: plugin, provideClusterInfo: true } }] });
+      fx.file('clusterprofile-provider-file.json', example);
+      const c = hub.client;
+      await c.create({
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: 'clusterprofiles.multicluster.x-k8s.io' },
+        spec: {
+          group: 'multicluster.x-k8s.io',
+          scope: 'Namespaced',
+          names: { kind: 'ClusterProfile', plural: 'clusterprofiles', singular: 'clusterprofile', listKind: 'ClusterProfileList' },
+          versions: [{ name: 'v1alpha1', served: true, storage: true, schema: openSchema, subresources: { status: {} } }],
+        },
+      });
+      await ensureNamespace(c, 'fleet');
+      const profile = await createWhenServed(() =>
+        c.create({
+          apiVersion: 'multicluster.x-k8s.io/v1alpha1',
+          kind: 'ClusterProfile',
+          metadata: { namespace: 'fleet', name: 'spoke-1' },
+          spec: { clusterManager: { name: 'readme' } },
+        }),
+      );
+      const healthy = {
+        type: 'ControlPlaneHealthy',
+        status: 'True',
+        reason: 'Healthy',
+        message: '',
+        lastTransitionTime: '2026-11-26T10:00:00Z',
+      };
+      const cluster = { server: spoke.server.url, 'certificate-authority-data': Buffer.from(spoke.server.caPem).toString('base64') };
+      await c.updateStatus({ ...profile, status: { conditions: [healthy], accessProviders: [{ name: 'secretreader', cluster }] } });
+      return {
+        cwd: fx.dir,
+        env: hub.env,
+        runsUntilSignalled: true,
+        steps: [{ expect: [logLine({ msg: 'configmap changed', cluster: 'fleet/spoke-1', name: 'in-spoke' })] }],
       };
     },
   },
