@@ -17,6 +17,7 @@ import {
   installClusterProfileCrd,
   inventoryAssets,
   putProfile,
+  secretreaderAccess,
 } from './inventory-fixtures.test-util.js';
 
 const namespace = 'fleet';
@@ -63,18 +64,7 @@ if (assets) {
         host: kubeconfigOf(hub),
         provider: () =>
           new ClusterProfileProvider({
-            accessConfig: {
-              providers: [
-                {
-                  name: 'secretreader',
-                  execConfig: {
-                    command: assets.secretreader,
-                    provideClusterInfo: true,
-                    env: [{ name: 'KUBECONFIG', value: hubKubeconfig }],
-                  },
-                },
-              ],
-            },
+            accessConfig: secretreaderAccess(assets.secretreader, hubKubeconfig),
             probeTimeoutMs: 5_000,
             waitCacheTimeoutMs: 10_000,
             retry: { initialMs: 50, maxMs: 500 },

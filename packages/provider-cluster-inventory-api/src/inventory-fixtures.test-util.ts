@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { parseAllDocuments } from 'yaml';
 import { KubeConfig } from '@kubernetes/client-node';
 import { newCluster, type Client, type KubeObject } from '@multicluster-runtime/core';
+import type { AccessConfig } from './access-config.js';
 import { clusterProfileKind, type ClusterProfile, type ProfileAccessProvider } from './cluster-profile.js';
 
 const run = promisify(execFile);
@@ -21,6 +22,26 @@ export interface InventoryAssets {
   readonly clusterProfileCrd: KubeObject;
   /** The real secretreader plugin binary. */
   readonly secretreader: string;
+}
+
+/**
+ * The operator's access configuration for the real secretreader plugin, reading Secrets on the hub as the kubeconfig
+ * at `hubKubeconfig` says (its context's namespace is where the plugin looks).
+ */
+export function secretreaderAccess(plugin: string, hubKubeconfig: string): AccessConfig {
+  return {
+    providers: [
+      {
+        name: 'secretreader',
+        execConfig: {
+          apiVersion: 'client.authentication.k8s.io/v1',
+          command: plugin,
+          provideClusterInfo: true,
+          env: [{ name: 'KUBECONFIG', value: hubKubeconfig }],
+        },
+      },
+    ],
+  };
 }
 
 /** Why the Go side cannot run here, or undefined when `go` is on PATH. */

@@ -13,7 +13,15 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { ClusterProfileProvider, clusterProfileKind, execExtension } from './index.js';
-import { adminClient, clusterEntry, goMissing, inventoryAssets, putProfile, type InventoryAssets } from './inventory-fixtures.test-util.js';
+import {
+  adminClient,
+  clusterEntry,
+  goMissing,
+  inventoryAssets,
+  putProfile,
+  type InventoryAssets,
+  secretreaderAccess,
+} from './inventory-fixtures.test-util.js';
 
 const assetsDir = assetsDirFromEnv();
 const go = await goMissing();
@@ -119,18 +127,7 @@ if (!assetsDir || go) {
       hub.loadFromString(env.kubeconfig());
       const provider = new ClusterProfileProvider({
         namespace: ns,
-        accessConfig: {
-          providers: [
-            {
-              name: 'secretreader',
-              execConfig: {
-                command: assets.secretreader,
-                provideClusterInfo: true,
-                env: [{ name: 'KUBECONFIG', value: join(dir, 'secretreader.kubeconfig') }],
-              },
-            },
-          ],
-        },
+        accessConfig: secretreaderAccess(assets.secretreader, join(dir, 'secretreader.kubeconfig')),
         retry: { initialMs: 100, maxMs: 1_000 },
       });
       const mgr = newManager(hub, provider, { logger: silentLogger });

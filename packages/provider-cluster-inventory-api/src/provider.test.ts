@@ -30,6 +30,7 @@ import {
   installClusterProfileCrd,
   inventoryAssets,
   putProfile,
+  secretreaderAccess,
   type InventoryAssets,
 } from './inventory-fixtures.test-util.js';
 
@@ -136,20 +137,6 @@ function startManager(
   return { mgr, provider };
 }
 
-const secretreaderAccess = (): AccessConfig => ({
-  providers: [
-    {
-      name: 'secretreader',
-      execConfig: {
-        apiVersion: 'client.authentication.k8s.io/v1',
-        command: assets.secretreader,
-        provideClusterInfo: true,
-        env: [{ name: 'KUBECONFIG', value: hubKubeconfigFile }],
-      },
-    },
-  ],
-});
-
 /** One operator provider per fake-plugin mode, named `fake-<mode>`; `ok` mints the token members accept. */
 function fakeAccess(overrides: Partial<AccessConfig['providers'][number]> = {}): AccessConfig {
   const modes = ['ok', 'hang', 'badjson', 'expired', 'exit1', 'bad'];
@@ -208,7 +195,7 @@ describe.skipIf(missing !== undefined)('ClusterProfileProvider', () => {
     ];
     await putProfile(hubClient, ns, 'spoke-1', { accessProviders: access(one, 'spoke-1') });
     const logs: string[] = [];
-    const { mgr, provider } = startManager({ accessConfig: secretreaderAccess() }, logs);
+    const { mgr, provider } = startManager({ accessConfig: secretreaderAccess(assets.secretreader, hubKubeconfigFile) }, logs);
     await vi.waitFor(() => expect(provider.status('fleet/spoke-1')?.state).toBe('engaged'), { timeout: 20_000 });
     expect(await memberOf(mgr, 'fleet/spoke-1')).toBe('1');
     const first = await mgr.getCluster('fleet/spoke-1');
@@ -231,7 +218,7 @@ describe.skipIf(missing !== undefined)('ClusterProfileProvider', () => {
         },
       ],
     });
-    const { mgr, provider } = startManager({ accessConfig: secretreaderAccess() });
+    const { mgr, provider } = startManager({ accessConfig: secretreaderAccess(assets.secretreader, hubKubeconfigFile) });
     await vi.waitFor(
       () =>
         expect(provider.status('fleet/late')).toMatchObject({
