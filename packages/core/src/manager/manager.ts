@@ -28,6 +28,7 @@ import { PrometheusMetrics } from '../metrics/prometheus.js';
 import type { MetricsRecorder } from '../metrics/types.js';
 import { ClusterNotFoundError } from '../multicluster/errors.js';
 import { isProviderRunnable, type Provider, type ProviderContext } from '../multicluster/types.js';
+import { fleetReadinessCheck, isStatusSource, type FleetReadiness } from '../providers/engager/readiness.js';
 import { ShardCoordinator } from '../sharding/coordinator.js';
 import { ClusterNotOwnedError } from '../sharding/errors.js';
 import { resolveSharding } from '../sharding/options.js';
@@ -35,7 +36,7 @@ import { linkedAbort, type LinkedAbort } from '../signal/linked.js';
 import { whenAborted } from '../signal/wait.js';
 import { Election } from './election.js';
 import { Engagements } from './engagements.js';
-import { GracefulShutdownTimeoutError, ManagerAlreadyStartedError, ManagerStoppedError } from './errors.js';
+import { GracefulShutdownTimeoutError, ManagerAlreadyStartedError, ManagerConfigError, ManagerStoppedError } from './errors.js';
 import { fleetFieldIndexer, LocalClusterRun, localClusterFor } from './local-cluster.js';
 import { namespaceOr, validateOptions, type ManagerOptions } from './options.js';
 import { Probes } from './probes.js';
@@ -99,6 +100,15 @@ export class MultiClusterManager implements Manager {
       const waiting = this.runnables.notReady();
       if (waiting.length > 0) throw new Error(`not ready yet: ${waiting.join(', ')}`);
     });
+    if (options.fleetReadiness) this.probes.ready.add('fleet', this.fleetCheck(options.fleetReadiness));
+  }
+
+  private fleetCheck(level: FleetReadiness): HealthCheck {
+    const provider = this.provider;
+    if (!isStatusSource(provider)) {
+      throw new ManagerConfigError(`fleetReadiness needs a provider that reports cluster statuses (statuses()); this one does not`);
+    }
+    return fleetReadinessCheck(provider, level);
   }
 
   private newCoordinator(): ShardCoordinator | undefined {

@@ -8,6 +8,7 @@ import type { MetricsRecorder } from '../metrics/types.js';
 import type { MetricsSource } from '../healthz/probe-server.js';
 import { parseBindAddress } from '../healthz/bind-address.js';
 import type { ObjectKind } from '../object/types.js';
+import type { FleetReadiness } from '../providers/engager/readiness.js';
 import { checkOptions } from '../options/check.js';
 import {
   anyString,
@@ -17,6 +18,7 @@ import {
   nested,
   nonEmptyString,
   nonNegativeMs,
+  oneOf,
   positiveMs,
   positiveNumber,
   rule,
@@ -58,6 +60,12 @@ export interface ManagerOptions {
   healthProbeBindAddress?: string;
   /** How long shutdown may take before running runnables are abandoned. Default 30 s. */
   gracefulShutdownTimeoutMs?: number;
+  /**
+   * Makes `/readyz` (check `fleet`) wait for the provider's clusters: `attempted` until each cluster it knows has been
+   * tried once, `engaged` until each is engaged (those their source calls not ready excepted). Needs a provider that
+   * reports statuses (every provider built on EngagerProvider). Default: `/readyz` does not look at the fleet.
+   */
+  fleetReadiness?: FleetReadiness;
   /** Use this cluster as the local cluster "" instead of building one from the config. The manager starts it. */
   localCluster?: Cluster;
   /**
@@ -123,6 +131,7 @@ const managerOptionsShape: Shape<ManagerOptions> = {
   metricsBindAddress: anyString,
   healthProbeBindAddress: anyString,
   gracefulShutdownTimeoutMs: nonNegativeMs,
+  fleetReadiness: oneOf('attempted', 'engaged'),
   localCluster: withMethods('a Cluster', ['start']),
   sharding: nested<ShardingOptions>({
     groupName: nonEmptyString,
