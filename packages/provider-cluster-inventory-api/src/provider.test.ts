@@ -49,6 +49,8 @@ case "$MODE" in
   badjson) echo 'not json'; exit 0 ;;
   expired) printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"%s","expirationTimestamp":"2001-01-01T00:00:00Z"}}' "$TOKEN"; exit 0 ;;
   exit1) echo "no credential for $TOKEN" >&2; exit 1 ;;
+  short) echo run >> "$dir/short-runs"
+    printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"%s","expirationTimestamp":"%s"}}' "$TOKEN" "$(date -u -d '+20 seconds' +%Y-%m-%dT%H:%M:%SZ)"; exit 0 ;;
 esac
 printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"%s"}}' "$TOKEN"
 `;
@@ -139,7 +141,7 @@ function startManager(
 
 /** One operator provider per fake-plugin mode, named `fake-<mode>`; `ok` mints the token members accept. */
 function fakeAccess(overrides: Partial<AccessConfig['providers'][number]> = {}): AccessConfig {
-  const modes = ['ok', 'hang', 'badjson', 'expired', 'exit1', 'bad'];
+  const modes = ['ok', 'hang', 'badjson', 'expired', 'exit1', 'bad', 'short'];
   return {
     providers: modes.map((mode) => ({
       name: `fake-${mode}`,
@@ -258,6 +260,34 @@ describe.skipIf(missing !== undefined)('ClusterProfileProvider', () => {
     const statuses = JSON.stringify([...provider.statuses()]);
     expect(statuses).not.toContain(memberToken);
     expect(logs.join('\n')).not.toContain(memberToken);
+  });
+
+  test('a short-lived credential is renewed before it expires, without re-engaging the member', async () => {
+    const server = members[0]!;
+    await putProfile(hubClient, ns, 'short', {
+      accessProviders: [{ name: 'fake-short', cluster: clusterEntry(server.url, server.caPem) }],
+    });
+    // Tokens live 20 s; renewing 19 s before expiry means a new plugin run about every second while requests flow.
+    const { mgr } = startManager({
+      accessConfig: fakeAccess(),
+      clusterOptions: { transport: { exec: { timeoutMs: 5_000, expirySkewMs: 19_000 } } },
+    });
+    await vi.waitFor(() => expect(mgr.engagedClusters()).toContain('fleet/short'), { timeout: 20_000 });
+    const engaged = await mgr.getCluster('fleet/short');
+    const runs = async () => (await readFile(join(dir, 'short-runs'), 'utf8').catch(() => '')).split('\n').filter(Boolean).length;
+    const before = await runs();
+    // Each direct read asks for the credential (cache reads do not reach the server).
+    const direct = () => engaged.apiReader.get(configMap, { namespace: 'default', name: 'identity' });
+    await vi.waitFor(
+      async () => {
+        expect((await direct())['data']).toEqual({ member: '1' });
+        expect(await runs()).toBeGreaterThanOrEqual(before + 2);
+      },
+      // Well inside the 20 s lifetime: only renewal ahead of expiry runs the plugin this soon.
+      { timeout: 10_000, interval: 200 },
+    );
+    expect(await mgr.getCluster('fleet/short')).toBe(engaged);
+    await rm(join(dir, 'short-runs'), { force: true });
   });
 
   test('untrusted profiles: each refusal says why, and nothing is run', async () => {
