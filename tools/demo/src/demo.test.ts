@@ -13,6 +13,11 @@ test('the embedded demo reconciles in every member, with members joining and lea
   );
   expect(printed).toMatch(/^t=\d/m);
   expect(printed).toContain(`summary: ${summary.reconciles} reconciles`);
+  // The provider's view of each member: engaged, and its API server answering the health check.
+  expect(printed).toMatch(/^CLUSTER\s+STATE\s+HEALTH/m);
+  const engaged = summary.rows.filter((r) => r.state === 'engaged');
+  expect(engaged.length).toBeGreaterThan(0);
+  for (const row of engaged) expect(row.health, row.cluster).toBe('ok');
   // member-1 and member-2 are there from the start and each holds three demo ConfigMaps for two controllers.
   for (const member of ['member-1', 'member-2']) {
     const row = summary.rows.find((r) => r.cluster.endsWith(`+${member}`));

@@ -8,6 +8,7 @@ import { CapiProvider } from '@multicluster-runtime/provider-capi';
 import { ClusterProfileProvider, loadAccessConfigFile } from '@multicluster-runtime/provider-cluster-inventory-api';
 import { KindProvider } from '@multicluster-runtime/provider-kind';
 import { KubeconfigFileProvider } from '@multicluster-runtime/provider-kubeconfig';
+import type { StatusSource } from '@multicluster-runtime/core/providers';
 import type { DemoArgs } from './args.js';
 import { setupControllers } from './controllers.js';
 import { EmbeddedFleet } from './fleet.js';
@@ -19,6 +20,10 @@ export interface DemoSummary {
   errors: number;
   clusters: number;
   rows: ClusterRow[];
+}
+
+function hasStatuses(provider: Provider): provider is Provider & StatusSource {
+  return typeof (provider as Partial<StatusSource>).statuses === 'function';
 }
 
 function realProvider(source: Exclude<DemoArgs['source'], { kind: 'embedded' }>): Provider {
@@ -47,7 +52,8 @@ export async function runDemo(args: DemoArgs, stop: AbortSignal, out: NodeJS.Wri
     stats.note(`starting host and ${args.clusters} member API servers`);
     fleet = await EmbeddedFleet.start(args.clusters, (e) => stats.note(`${e.member} ${e.type} the fleet`));
     host = fleet.hostConfig();
-    provider = new KubeconfigFileProvider({ paths: [fleet.dir] });
+    // Checked every 2 s, so a member that stops answering shows in the table within seconds.
+    provider = new KubeconfigFileProvider({ paths: [fleet.dir], healthCheck: { intervalMs: 2_000, timeoutMs: 1_000 } });
   } else {
     host = new KubeConfig();
     host.loadFromDefault();
@@ -71,6 +77,7 @@ export async function runDemo(args: DemoArgs, stop: AbortSignal, out: NodeJS.Wri
   const view = {
     stats,
     engaged: () => mgr.engagedClusters(),
+    ...(hasStatuses(provider) ? { statuses: () => provider.statuses() } : {}),
     queueDepth: async () => {
       const depth = (await metrics.registry.getSingleMetric('mcr_workqueue_depth')?.get())?.values ?? [];
       return depth.reduce((sum, v) => sum + v.value, 0);

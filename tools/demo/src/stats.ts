@@ -1,11 +1,16 @@
 /** Counts what the demo's controllers do, per cluster, for the live view and the final summary. */
 import type { ClusterName, ReconcileFunc } from '@multicluster-runtime/core';
+import type { ClusterStatus } from '@multicluster-runtime/core/providers';
 
 export interface ClusterRow {
   cluster: ClusterName;
   reconciles: Record<string, number>;
   errors: number;
   engaged: boolean;
+  /** What the provider says of the cluster (`engaged`, `unreachable`, `rejected`, …), when it reports statuses. */
+  state?: string;
+  /** Whether an engaged cluster's API server answers: `ok`, or `down 12s` since it stopped answering. */
+  health?: string;
 }
 
 export class DemoStats {
@@ -38,6 +43,21 @@ export class DemoStats {
     const live = new Set(names);
     for (const name of live) this.row(name).engaged = true;
     for (const row of this.rows.values()) row.engaged = live.has(row.cluster);
+  }
+
+  /** Takes the provider's view of every cluster it knows; a cluster it forgot keeps no state (it is gone). */
+  setStatuses(statuses: ReadonlyMap<ClusterName, ClusterStatus>, now = Date.now()): void {
+    for (const row of this.rows.values()) {
+      delete row.state;
+      delete row.health;
+    }
+    for (const [name, status] of statuses) {
+      const row = this.row(name);
+      row.state = status.state;
+      if (status.health) {
+        row.health = status.health.reachable ? 'ok' : `down ${Math.round((now - status.health.since.getTime()) / 1000)}s`;
+      }
+    }
   }
 
   all(): ClusterRow[] {

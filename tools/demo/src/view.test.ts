@@ -1,7 +1,8 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, expect, test, vi } from 'vitest';
+import type { ClusterStatus } from '@multicluster-runtime/core/providers';
 import { DemoStats } from './stats.js';
-import { runView } from './view.js';
+import { renderTable, runView } from './view.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -22,4 +23,38 @@ test.each([
   run.abort();
   await done;
   expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
+});
+
+test("the table shows each cluster's provider state and health, and keeps clusters that never reconciled", async () => {
+  const stats = new DemoStats();
+  const now = Date.now();
+  const statuses = new Map<string, ClusterStatus>([
+    ['fleet+up', { state: 'engaged', since: new Date(now), failures: 0, health: { reachable: true, since: new Date(now) } }],
+    [
+      'fleet+down',
+      {
+        state: 'engaged',
+        since: new Date(now),
+        failures: 0,
+        health: { reachable: false, since: new Date(now - 7_000), lastError: 'ECONNREFUSED' },
+      },
+    ],
+    ['fleet+refused', { state: 'rejected', reason: 'exec needs "exec"', since: new Date(now), failures: 0 }],
+  ]);
+  const table = await renderTable({
+    stats,
+    queueDepth: () => Promise.resolve(0),
+    engaged: () => ['fleet+up', 'fleet+down'],
+    statuses: () => statuses,
+  });
+  const row = (name: string) =>
+    table
+      .split('\n')
+      .find((l) => l.startsWith(name))
+      ?.split(/\s+/);
+  expect(table).toMatch(/^CLUSTER\s+STATE\s+HEALTH\s+STAMP/m);
+  expect(table).toContain('2 clusters engaged');
+  expect(row('up')).toEqual(['up', 'engaged', 'ok', '0', '0', '0']);
+  expect(table).toMatch(/^down\s+engaged\s+down [78]s\s/m);
+  expect(row('refused')).toEqual(['refused', 'rejected', '-', '0', '0', '0']);
 });
