@@ -7,11 +7,15 @@
  * value from the profile other than provider names is quoted back.
  */
 import { X509Certificate } from 'node:crypto';
-import { KubeConfig } from '@kubernetes/client-node';
+import type { Cluster } from '@multicluster-runtime/core';
 import { connectionFingerprint } from '@multicluster-runtime/core/kubeconfig';
 import { refusedCluster, type DesiredCluster } from '@multicluster-runtime/core/providers';
 import type { AccessConfig, AccessProviderConfig } from './access-config.js';
 import type { ClusterProfile, ProfileAccessProvider, ProfileCluster } from './cluster-profile.js';
+
+type KubeConfig = Cluster['config'];
+/** Makes an empty KubeConfig of the caller's copy of client-node (the hub's config class). */
+export type KubeConfigFactory = () => KubeConfig;
 
 /** KEP 5339's reserved extensions, and SIG Auth's key for data handed to the plugin as `spec.cluster.config`. */
 export const additionalArgsExtension = 'clusterprofiles.multicluster.x-k8s.io/exec/additional-args';
@@ -43,7 +47,12 @@ class Refusal extends Error {
  * whose fingerprint changes with the endpoint, CA or plugin invocation (so a rotation re-engages), or why not.
  * `onDeprecated` is told when the provider came from the deprecated `credentialProviders`.
  */
-export function accessFor(profile: ClusterProfile, config: AccessConfig, onDeprecated?: () => void): DesiredCluster {
+export function accessFor(
+  profile: ClusterProfile,
+  config: AccessConfig,
+  newKubeConfig: KubeConfigFactory,
+  onDeprecated?: () => void,
+): DesiredCluster {
   try {
     const { offered, deprecated } = offeredProviders(profile);
     if (offered.size === 0) {
@@ -59,7 +68,7 @@ export function accessFor(profile: ClusterProfile, config: AccessConfig, onDepre
       );
     }
     if (deprecated.has(provider.name)) onDeprecated?.();
-    const kc = kubeConfigFor(offered.get(provider.name)!, provider);
+    const kc = kubeConfigFor(offered.get(provider.name)!, provider, newKubeConfig());
     return { kind: 'config', config: kc, fingerprint: connectionFingerprint(kc) };
   } catch (err) {
     if (err instanceof Refusal) return refusedCluster(err.state, err.message);
@@ -85,7 +94,7 @@ function offeredProviders(profile: ClusterProfile): { offered: Map<string, Profi
   return { offered, deprecated };
 }
 
-function kubeConfigFor(cluster: ProfileCluster, provider: AccessProviderConfig): KubeConfig {
+function kubeConfigFor(cluster: ProfileCluster, provider: AccessProviderConfig, kc: KubeConfig): KubeConfig {
   const where = `access provider ${JSON.stringify(provider.name)}: cluster`;
   const server = checkedServer(cluster.server, where);
   const caData = checkedCa(cluster['certificate-authority-data'], where);
@@ -105,7 +114,6 @@ function kubeConfigFor(cluster: ProfileCluster, provider: AccessProviderConfig):
   const env = mergedEnv(exec.env ?? [], extensions.get(additionalEnvsExtension), provider, where);
   const execData = extensions.get(execExtension);
   const name = 'member';
-  const kc = new KubeConfig();
   kc.loadFromOptions({
     clusters: [{ name, server, caData, skipTLSVerify: false, ...(tlsServerName ? { tlsServerName } : {}) }],
     users: [

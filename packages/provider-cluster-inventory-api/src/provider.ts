@@ -21,7 +21,7 @@ import { whenAborted } from '@multicluster-runtime/core/signal';
 import type { Cluster, KubeObject, KubeconfigPolicy, LabelSelector, ObjectKind, ProviderContext } from '@multicluster-runtime/core';
 import type { ClusterConnectionOptions, DesiredCluster } from '@multicluster-runtime/core/providers';
 import { checkAccessConfig, type AccessConfig } from './access-config.js';
-import { accessFor } from './access.js';
+import { accessFor, type KubeConfigFactory } from './access.js';
 import {
   clusterProfileKind,
   clusterProfileName,
@@ -109,9 +109,12 @@ export class ClusterProfileProvider extends EngagerProvider {
     this.engager.begin(context.aware, signal);
     const profiles = await hub.cache.acquireInformer<ClusterProfile>(clusterProfileKind, { signal });
     const secrets = this.options.kubeconfigSecrets ? await hub.cache.acquireInformer<SecretObject>(secretKind, { signal }) : undefined;
+    // The hub's own KubeConfig class, so members' configs belong to the same copy of client-node as the caller's.
+    const KubeConfigClass = hub.config.constructor as new () => Cluster['config'];
+    const newKubeConfig = () => new KubeConfigClass();
     const recompute = (namespace: string | undefined, profile: string | undefined): void => {
       if (!namespace || !profile || (this.options.namespace && namespace !== this.options.namespace)) return;
-      const desired = this.desired(profiles.informer.get(namespace, profile), secrets?.informer.list());
+      const desired = this.desired(profiles.informer.get(namespace, profile), secrets?.informer.list(), newKubeConfig);
       this.engager.wish(clusterProfileName(namespace, profile), desired);
     };
     const fromSecret = (secret: SecretObject): void => recompute(secret.metadata.namespace, secret.metadata.labels?.[profileLabel]);
@@ -141,7 +144,11 @@ export class ClusterProfileProvider extends EngagerProvider {
     }
   }
 
-  private desired(profile: ClusterProfile | undefined, secrets: SecretObject[] | undefined): DesiredCluster {
+  private desired(
+    profile: ClusterProfile | undefined,
+    secrets: SecretObject[] | undefined,
+    newKubeConfig: KubeConfigFactory,
+  ): DesiredCluster {
     if (!profile || profile.metadata.deletionTimestamp || !this.selector.matches(profile.metadata.labels)) return absentCluster;
     let ready: boolean;
     try {
@@ -153,7 +160,7 @@ export class ClusterProfileProvider extends EngagerProvider {
     if (!ready) {
       return notReadyCluster(this.options.isReady ? 'options.isReady says not ready' : 'the ControlPlaneHealthy condition is not True');
     }
-    if (this.access) return accessFor(profile, this.access, () => this.warnDeprecated(profile));
+    if (this.access) return accessFor(profile, this.access, newKubeConfig, () => this.warnDeprecated(profile));
     return this.fromSecret(profile, secrets ?? []);
   }
 

@@ -59,6 +59,11 @@ const projects: ConsumerSpec[] = [
   { name: 'core + provider-kind', packages: ['core', 'provider-kind'], examples: [scenario('packages/provider-kind/README.md')] },
   { name: 'core + provider-capi', packages: ['core', 'provider-capi'], examples: [scenario('packages/provider-capi/README.md')] },
   {
+    name: 'core + provider-cluster-inventory-api',
+    packages: ['core', 'provider-cluster-inventory-api'],
+    examples: [scenario('packages/provider-cluster-inventory-api/README.md')],
+  },
+  {
     name: 'core + provider-kcp-apiexport',
     packages: ['core', 'provider-kcp-apiexport'],
     examples: [scenario('packages/provider-kcp-apiexport/README.md')],
