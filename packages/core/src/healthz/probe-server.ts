@@ -1,7 +1,7 @@
 /**
- * The small HTTP server behind `/metrics`, `/healthz` and `/readyz` (and `/healthz/<check>`, `/readyz/<check>`).
- * Responses follow the Kubernetes convention: 200 "ok", or 500 with one `[+]name ok` / `[-]name failed: reason`
- * line per check; `?verbose` lists every check on success too.
+ * The small HTTP server behind `/metrics`, `/healthz` and `/readyz` (and `/healthz/<check>`, `/readyz/<check>`),
+ * and `/debug/clusters` (the fleet as JSON). Probe responses follow the Kubernetes convention: 200 "ok", or 500 with
+ * one `[+]name ok` / `[-]name failed: reason` line per check; `?verbose` lists every check on success too.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,6 +19,8 @@ export interface ProbeRoutes {
   healthz?: HealthChecks;
   readyz?: HealthChecks;
   metrics?: MetricsSource;
+  /** What `/debug/clusters` shows (JSON): one entry per member. */
+  clusters?: () => unknown;
 }
 
 export class ProbeServer {
@@ -70,6 +72,9 @@ export class ProbeServer {
     if (first === 'metrics' && second === undefined && this.routes.metrics) {
       const body = await this.routes.metrics.metrics();
       return reply(res, 200, body, { 'content-type': this.routes.metrics.contentType });
+    }
+    if (first === 'debug' && second === 'clusters' && rest.length === 0 && this.routes.clusters) {
+      return reply(res, 200, `${JSON.stringify({ clusters: this.routes.clusters() }, null, 2)}\n`, { 'content-type': 'application/json' });
     }
     const checks = first === 'healthz' || first === 'livez' ? this.routes.healthz : first === 'readyz' ? this.routes.readyz : undefined;
     if (!checks || rest.length > 0) return reply(res, 404, 'not found\n');

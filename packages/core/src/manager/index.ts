@@ -7,6 +7,7 @@
 import '../node-support/guard.js';
 export type { AwareRunnable, ClusterContext, Manager, Runnable } from './types.js';
 export type { LeaderElectionOptions, ManagerOptions } from './options.js';
+export type { ClusterReport } from './fleet-ledger.js';
 export { MultiClusterManager, newManager } from './manager.js';
 export type { SignalHandlerOptions } from './signal-handler.js';
 export { signalHandler } from './signal-handler.js';

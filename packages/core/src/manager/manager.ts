@@ -35,6 +35,7 @@ import { resolveSharding } from '../sharding/options.js';
 import { linkedAbort, type LinkedAbort } from '../signal/linked.js';
 import { whenAborted } from '../signal/wait.js';
 import { Election } from './election.js';
+import { FleetLedger } from './fleet-ledger.js';
 import { Engagements } from './engagements.js';
 import { GracefulShutdownTimeoutError, ManagerAlreadyStartedError, ManagerConfigError, ManagerStoppedError } from './errors.js';
 import { fleetFieldIndexer, LocalClusterRun, localClusterFor } from './local-cluster.js';
@@ -63,6 +64,9 @@ interface Run {
 export class MultiClusterManager implements Manager {
   readonly logger: Logger;
   readonly metrics: MetricsRecorder;
+  /** The recorder the options gave (or the default PrometheusMetrics): what `/metrics` serves. */
+  private readonly recorder: MetricsRecorder;
+  private readonly ledger: FleetLedger;
   private readonly local: LocalClusterRun;
   private readonly engagements: Engagements;
   private readonly runnables: Runnables;
@@ -81,7 +85,9 @@ export class MultiClusterManager implements Manager {
   ) {
     validateOptions(options);
     this.logger = options.logger ?? createLogger();
-    this.metrics = options.metrics ?? new PrometheusMetrics();
+    this.recorder = options.metrics ?? new PrometheusMetrics();
+    this.ledger = new FleetLedger(this.recorder);
+    this.metrics = this.ledger;
     this.gracefulShutdownTimeoutMs = options.gracefulShutdownTimeoutMs ?? 30_000;
     const local = localClusterFor(config, options, this.logger, this.metrics);
     this.local = new LocalClusterRun(local, this.logger.with({ cluster: LOCAL_CLUSTER }), (err) => this.fail(err));
@@ -93,7 +99,9 @@ export class MultiClusterManager implements Manager {
     );
     this.election = new Election(local, options.leaderElection, this.logger.with({ cluster: LOCAL_CLUSTER }));
     this.coordinator = this.newCoordinator();
-    this.probes = new Probes(this.logger);
+    this.probes = new Probes(this.logger, () =>
+      this.ledger.report(this.engagedClusters(), isStatusSource(this.provider) ? this.provider : undefined),
+    );
     this.probes.ready.add('local-cache-sync', this.local.readiness);
     this.probes.ready.add('runnables', () => {
       if (this.state !== 'running') throw new Error(`the manager is ${this.state === 'new' ? 'not started' : 'shutting down'}`);
@@ -218,7 +226,7 @@ export class MultiClusterManager implements Manager {
     };
     this.run = run;
     try {
-      await this.probes.listen(this.options, this.metrics);
+      await this.probes.listen(this.options, this.recorder);
     } catch (err) {
       this.state = 'stopped';
       run.stopRequested.dispose();

@@ -23,7 +23,11 @@ export class Probes {
   private readonly servers: ProbeServer[] = [];
   private bound: ProbeAddresses = {};
 
-  constructor(private readonly log: Logger) {}
+  constructor(
+    private readonly log: Logger,
+    /** What `/debug/clusters` shows, on the health probe server. */
+    private readonly clusters?: () => unknown,
+  ) {}
 
   /**
    * Starts the servers asked for (an absent or "0" address serves nothing); on failure, closes what it started.
@@ -49,7 +53,7 @@ export class Probes {
   }
 
   private async listenAll(metricsAt: BindAddress | undefined, healthAt: BindAddress | undefined, metrics: MetricsSource | undefined) {
-    const health: ProbeRoutes = { healthz: this.health, readyz: this.ready };
+    const health: ProbeRoutes = { healthz: this.health, readyz: this.ready, ...(this.clusters ? { clusters: this.clusters } : {}) };
     if (metricsAt && healthAt && sameBind(metricsAt, healthAt) && metricsAt.port !== 0) {
       const address = await this.serve(metricsAt, { ...health, metrics });
       this.bound = { metrics: address, healthProbe: address };

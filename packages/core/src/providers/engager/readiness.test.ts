@@ -10,45 +10,13 @@ import { startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
 import { newManager } from '../../manager/manager.js';
 import { ManagerConfigError } from '../../manager/errors.js';
 import { silentLogger } from '../../log/logger.js';
-import { connectionFingerprint } from '../../kubeconfig/untrusted.js';
-import { whenAborted } from '../../signal/wait.js';
-import type { ProviderContext } from '../../multicluster/types.js';
 import { NopProvider } from '../nop.js';
-import { ClusterEngager } from './cluster-engager.js';
-import type { DesiredCluster } from './desired-cluster.js';
-import { EngagerProvider } from './engager-provider.js';
 import type { FleetReadiness } from './readiness.js';
-
-/** A provider of a fixed list of clusters. */
-class ListProvider extends EngagerProvider {
-  constructor(private readonly members: ReadonlyArray<[string, KubeConfig]>) {
-    super('ListProvider', new ClusterEngager('list', { probeTimeoutMs: 3_000, retry: { initialMs: 60_000, maxMs: 60_000 } }));
-  }
-
-  protected async discover(signal: AbortSignal, context: ProviderContext): Promise<void> {
-    this.engager.begin(context.aware, signal);
-    for (const [name, config] of this.members) {
-      const desired: DesiredCluster = { kind: 'config', config, fingerprint: connectionFingerprint(config) };
-      this.engager.wish(name, desired);
-    }
-    await whenAborted(signal);
-  }
-}
+import { ListProvider, kubeconfigAt } from './list-provider.test-util.js';
 
 let healthy: ApiServer;
 let silent: Server;
 const sockets = new Set<Socket>();
-
-function kubeconfigAt(server: string): KubeConfig {
-  const kc = new KubeConfig();
-  kc.loadFromOptions({
-    clusters: [{ name: 'c', server, skipTLSVerify: false }],
-    users: [{ name: 'u', token: 'unused' }],
-    contexts: [{ name: 'c', cluster: 'c', user: 'u' }],
-    currentContext: 'c',
-  });
-  return kc;
-}
 
 beforeAll(async () => {
   healthy = await startApiServer({ name: 'healthy' });
