@@ -43,6 +43,8 @@ export interface LeaseElectorOptions {
   /** Time between acquire and renew attempts. Default 2 s. */
   retryPeriodMs?: number;
   logger?: Logger;
+  /** Labels the Lease carries (added when it is created or next written), so a watcher of many Leases can select them. */
+  labels?: Readonly<Record<string, string>>;
 }
 
 /** A term as leader. */
@@ -127,6 +129,17 @@ export class LeaseElector {
    */
   async tryAcquire(signal: AbortSignal): Promise<Leadership | undefined> {
     return (await this.tryAcquireOrRenew(signal)) ? this.lead() : undefined;
+  }
+
+  /**
+   * Tells the elector that the Lease had `spec` already at monotonic time `at` (`performance.now()`), seen by someone
+   * watching many Leases; if the Lease still has it at the next attempt, its expiry counts from then rather than from
+   * that attempt. Only ever moves the start earlier for the same spec: safety still rests on this process's clock.
+   */
+  noteObserved(spec: LeaseSpec, at: number): void {
+    const key = observationKey(spec);
+    if (this.observed?.key === key && this.observed.at <= at) return;
+    this.observed = { key, at };
   }
 
   /** Runs the renew loop for a fresh term. */
@@ -241,7 +254,11 @@ export class LeaseElector {
           {
             apiVersion: leaseKind.apiVersion,
             kind: leaseKind.kind,
-            metadata: { namespace: this.options.namespace, name: this.options.name },
+            metadata: {
+              namespace: this.options.namespace,
+              name: this.options.name,
+              ...(this.options.labels ? { labels: { ...this.options.labels } } : {}),
+            },
             spec,
           },
           { signal },
@@ -273,7 +290,9 @@ export class LeaseElector {
       leaseTransitions: heldByUs ? (spec.leaseTransitions ?? 0) : (spec.leaseTransitions ?? 0) + 1,
     };
     try {
-      const updated = await this.client.update<Lease>({ ...lease, spec: next }, { signal });
+      const labels = this.options.labels;
+      const metadata = labels ? { ...lease.metadata, labels: { ...lease.metadata.labels, ...labels } } : lease.metadata;
+      const updated = await this.client.update<Lease>({ ...lease, metadata, spec: next }, { signal });
       this.observe(updated.spec ?? next);
       return true;
     } catch (err) {
@@ -284,13 +303,18 @@ export class LeaseElector {
 
   /** Remembers when this spec was first seen, so expiry is measured on our clock. */
   private observe(spec: LeaseSpec): void {
-    const key = JSON.stringify([spec.holderIdentity ?? '', spec.renewTime ?? '', spec.acquireTime ?? '', spec.leaseTransitions ?? 0]);
+    const key = observationKey(spec);
     if (this.observed?.key !== key) this.observed = { key, at: performance.now() };
   }
 
   private key() {
     return { namespace: this.options.namespace, name: this.options.name };
   }
+}
+
+/** What identifies one renewal of a Lease: any change means the holder is alive (or another took over). */
+export function observationKey(spec: LeaseSpec): string {
+  return JSON.stringify([spec.holderIdentity ?? '', spec.renewTime ?? '', spec.acquireTime ?? '', spec.leaseTransitions ?? 0]);
 }
 
 function errorText(err: unknown): string {

@@ -22,7 +22,7 @@ import type { Aware } from '../multicluster/types.js';
 import { WorkDrain } from './drain.js';
 import { Fence } from './fence.js';
 import type { ResolvedSharding } from './options.js';
-import { PeerRegistry } from './peers.js';
+import { PeerRegistry, groupLabel, roleLabel } from './peers.js';
 import { ownerOf } from './rendezvous.js';
 
 interface Owned {
@@ -131,6 +131,8 @@ export class ShardCoordinator {
             renewDeadlineMs: t.fenceRenewDeadlineMs,
             retryPeriodMs: t.fenceRetryPeriodMs,
             logger: this.log,
+            labels: { [groupLabel]: this.options.groupName, [roleLabel]: 'fence' },
+            observed: (lease) => this.peers.fenceSeen(lease),
           }),
       };
       this.entries.set(name, entry);

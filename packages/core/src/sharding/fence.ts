@@ -4,9 +4,12 @@
  * takeover only after the holder's claim expired on the taker's own clock, renewal every retry period, and a holder
  * that cannot renew within the renew deadline (shorter than the Lease duration) loses the term first — its
  * engagement is aborted before any other replica may take the fence. Released fences are taken over at once.
+ * Fence Leases carry the shard group's labels, so every replica's peer listing also sees every fence renewal: a
+ * replica that is handed a crashed peer's cluster counts the fence's expiry from when it first saw that renewal in a
+ * listing, not from its own first attempt, so the peer's expiry and the fence's overlap instead of adding up.
  */
 import type { Client } from '../client/types.js';
-import { LeaseElector, type Leadership } from '../leaderelection/lease-elector.js';
+import { LeaseElector, type Leadership, type LeaseSpec } from '../leaderelection/lease-elector.js';
 import type { Logger } from '../log/logger.js';
 import type { ClusterName } from '../fleet/cluster-name.js';
 import { leaseName } from './names.js';
@@ -23,18 +26,24 @@ export interface FenceOptions extends FenceTimings {
   prefix: string;
   identity: string;
   logger: Logger;
+  /** Labels of the fence Lease (the group's, role fence). */
+  labels: Readonly<Record<string, string>>;
+  /** What a listing of the group's Leases last saw of a Lease, and since when (monotonic ms). */
+  observed?: (leaseName: string) => { spec: LeaseSpec; at: number } | undefined;
 }
 
 export class Fence {
   readonly leaseName: string;
   private readonly elector: LeaseElector;
   private term: Leadership | undefined;
+  private readonly observed: FenceOptions['observed'];
 
   constructor(
     readonly cluster: ClusterName,
     options: FenceOptions,
   ) {
     this.leaseName = fenceLeaseName(options.prefix, cluster);
+    this.observed = options.observed;
     this.elector = new LeaseElector(options.client, {
       namespace: options.namespace,
       name: this.leaseName,
@@ -43,6 +52,7 @@ export class Fence {
       renewDeadlineMs: options.renewDeadlineMs,
       retryPeriodMs: options.retryPeriodMs,
       logger: options.logger.with({ cluster, fence: this.leaseName }),
+      labels: options.labels,
     });
   }
 
@@ -54,6 +64,8 @@ export class Fence {
   /** Tries once to take (or keep) the fence; the term aborts when the fence is lost or released. API errors throw. */
   async tryAcquire(signal: AbortSignal): Promise<Leadership | undefined> {
     if (this.held) return this.term;
+    const seen = this.observed?.(this.leaseName);
+    if (seen) this.elector.noteObserved(seen.spec, seen.at);
     this.term = await this.elector.tryAcquire(signal);
     return this.term;
   }

@@ -14,7 +14,7 @@ describe('sharding options', () => {
     expect(a.namespace).toBe('ns');
     expect(a.timings).toEqual({
       peerLeaseDurationMs: 15_000,
-      peerRenewIntervalMs: 5_000,
+      peerRenewIntervalMs: 2_000,
       fenceLeaseDurationMs: 15_000,
       fenceRenewDeadlineMs: 10_000,
       fenceRetryPeriodMs: 2_000,

@@ -27,7 +27,10 @@ export interface ShardingOptions {
 export interface ShardingTimings {
   /** A peer that has not renewed its Lease for this long is dropped. Default 15 s (≥ 1 s: Leases count seconds). */
   peerLeaseDurationMs?: number;
-  /** How often a replica renews its peer Lease and re-lists its peers. Default 5 s. */
+  /**
+   * How often a replica renews its peer Lease and lists the group's Leases (peers, and the fence renewals a crash
+   * takeover counts from). Default 2 s.
+   */
   peerRenewIntervalMs?: number;
   /** How long a fence holder's claim lasts without renewal. Default 15 s. */
   fenceLeaseDurationMs?: number;
@@ -55,7 +58,7 @@ export function resolveSharding(options: ShardingOptions, namespace: string): Re
   const t = options.timings ?? {};
   const timings: Required<ShardingTimings> = {
     peerLeaseDurationMs: t.peerLeaseDurationMs ?? 15_000,
-    peerRenewIntervalMs: t.peerRenewIntervalMs ?? 5_000,
+    peerRenewIntervalMs: t.peerRenewIntervalMs ?? 2_000,
     fenceLeaseDurationMs: t.fenceLeaseDurationMs ?? 15_000,
     fenceRenewDeadlineMs: t.fenceRenewDeadlineMs ?? 10_000,
     fenceRetryPeriodMs: t.fenceRetryPeriodMs ?? 2_000,

@@ -5,11 +5,14 @@
  * monotonic clock from when a renewal was first seen (as client-go's leader election does), so clock skew between
  * replicas does not matter; only a Lease seen for the first time is also checked against its wall-clock renewTime,
  * so a long-dead replica's leftover Lease is not taken for a live one. Self is always a peer. A replica that stops
- * cleanly deletes its Lease, so the others rebalance at their next refresh instead of after the TTL.
+ * cleanly deletes its Lease, so the others rebalance at their next refresh instead of after the TTL; the Lease of one
+ * that crashed is deleted by a live peer once it has not changed for twice its duration (on that peer's clock, and
+ * only if unchanged since: a resourceVersion precondition), so dead replicas do not pile up.
+ * The same listing (the whole group) records when each fence Lease's current renewal was first seen, for fence.ts.
  */
-import { isNotFound } from '../client/errors.js';
+import { isConflict, isNotFound } from '../client/errors.js';
 import type { Client } from '../client/types.js';
-import { leaseKind, type Lease, type LeaseSpec } from '../leaderelection/lease-elector.js';
+import { leaseKind, observationKey, type Lease, type LeaseSpec } from '../leaderelection/lease-elector.js';
 import { formatMicroTime, parseMicroTime } from '../leaderelection/micro-time.js';
 import type { Logger } from '../log/logger.js';
 import { deadline } from '../signal/deadline.js';
@@ -39,14 +42,25 @@ interface Seen {
   key: string;
   /** Monotonic time the current renewal was first seen; -Infinity for a Lease already expired when first seen. */
   at: number;
+  /** Monotonic time the current renewal was first seen, also for one already expired (for garbage collection). */
+  since: number;
   durationMs: number;
   peer: Peer;
+  resourceVersion: string | undefined;
+}
+
+/** A fence Lease's current renewal and when this replica's listing first saw it (monotonic ms). */
+export interface FenceSeen {
+  key: string;
+  spec: LeaseSpec;
+  at: number;
 }
 
 export class PeerRegistry {
   readonly self: Peer;
   readonly leaseName: string;
   private readonly seen = new Map<string, Seen>();
+  private readonly fences = new Map<string, FenceSeen>();
   private current: Peer[];
   private readonly listeners = new Set<() => void>();
   private refreshed = false;
@@ -65,6 +79,11 @@ export class PeerRegistry {
   /** Live peers, self included, sorted by ID. */
   peers(): Peer[] {
     return this.current;
+  }
+
+  /** What the last listings saw of a fence Lease of the group: its current renewal and since when. */
+  fenceSeen(leaseName: string): FenceSeen | undefined {
+    return this.fences.get(leaseName);
   }
 
   /** Calls `listener` whenever the set of live peers (or a weight) changes. Returns an unsubscribe function. */
@@ -158,12 +177,17 @@ export class PeerRegistry {
   private async refresh(signal: AbortSignal): Promise<void> {
     const list = await this.options.client.list<Lease>(leaseKind, {
       namespace: this.options.namespace,
-      labelSelector: { [groupLabel]: this.options.group, [roleLabel]: 'peer' },
+      labelSelector: { [groupLabel]: this.options.group },
       signal,
     });
     const now = performance.now();
     const present = new Set<string>();
+    this.recordFences(
+      list.items.filter((l) => l.metadata.labels?.[roleLabel] === 'fence'),
+      now,
+    );
     for (const lease of list.items) {
+      if (lease.metadata.labels?.[roleLabel] !== 'peer') continue;
       const peer = this.parse(lease);
       if (!peer || peer.id === this.self.id) continue;
       const name = lease.metadata.name ?? '';
@@ -172,19 +196,56 @@ export class PeerRegistry {
       const key = `${spec.holderIdentity ?? ''}|${spec.renewTime ?? ''}|${peer.weight}`;
       const durationMs = (spec.leaseDurationSeconds ?? 0) * 1000;
       const before = this.seen.get(name);
-      if (before?.key === key) continue;
+      if (before?.key === key) {
+        before.resourceVersion = lease.metadata.resourceVersion;
+        continue;
+      }
       let at = now;
       if (!before) {
         const renewed = parseMicroTime(spec.renewTime);
         if (!renewed || renewed.getTime() + durationMs < Date.now()) at = -Infinity;
       }
-      this.seen.set(name, { key, at, durationMs, peer });
+      this.seen.set(name, { key, at, since: now, durationMs, peer, resourceVersion: lease.metadata.resourceVersion });
     }
     for (const name of [...this.seen.keys()]) if (!present.has(name)) this.seen.delete(name);
     this.update(now);
     if (!this.refreshed) {
       this.refreshed = true;
       this.markRefreshed();
+    }
+    await this.collectDead(now, signal);
+  }
+
+  private recordFences(leases: readonly Lease[], now: number): void {
+    const present = new Set<string>();
+    for (const lease of leases) {
+      const name = lease.metadata.name ?? '';
+      const spec = lease.spec ?? {};
+      present.add(name);
+      const key = observationKey(spec);
+      if (this.fences.get(name)?.key !== key) this.fences.set(name, { key, spec, at: now });
+    }
+    for (const name of [...this.fences.keys()]) if (!present.has(name)) this.fences.delete(name);
+  }
+
+  /** Deletes the Leases of peers that have not renewed for twice their duration; another replica may race us to it. */
+  private async collectDead(now: number, signal: AbortSignal): Promise<void> {
+    for (const [name, s] of this.seen) {
+      if (now - s.since < 2 * s.durationMs || !s.resourceVersion) continue;
+      try {
+        await this.options.client.delete(
+          leaseKind,
+          { namespace: this.options.namespace, name },
+          { preconditions: { resourceVersion: s.resourceVersion }, signal },
+        );
+        this.options.logger.info('deleted the Lease of a shard peer that stopped renewing it', { peer: s.peer.id, lease: name });
+        this.seen.delete(name);
+      } catch (err) {
+        // Gone already, or renewed since (409): either way there is nothing to collect.
+        if (isNotFound(err) || isConflict(err)) this.seen.delete(name);
+        else if (!signal.aborted)
+          this.options.logger.warn('deleting the Lease of a dead shard peer failed', { lease: name, error: errorText(err) });
+      }
     }
   }
 

@@ -35,11 +35,11 @@ import { churn, overlappingReconciles, watchForDoubleOwnership, type ReconcileIn
 
 const group = 'shard-crash';
 const timings: Required<ShardingTimings> = {
-  peerLeaseDurationMs: 2000,
+  peerLeaseDurationMs: 5000,
   peerRenewIntervalMs: 200,
-  // The fence outlasts the peer, so a survivor that took a fence without waiting for it to expire would show.
-  fenceLeaseDurationMs: 3000,
-  fenceRenewDeadlineMs: 2000,
+  // As long as the peer Lease: the crash bound is the larger of the two, not their sum (which would be 10 s).
+  fenceLeaseDurationMs: 5000,
+  fenceRenewDeadlineMs: 3000,
   fenceRetryPeriodMs: 200,
   recomputeIntervalMs: 1000,
 };
@@ -47,12 +47,16 @@ const timings: Required<ShardingTimings> = {
 const syncAllowanceMs = 3500;
 /**
  * The README's crash bound: the dead peer expires (peerLeaseDurationMs after a survivor last saw its Lease change,
- * noticed at the next refresh, peerRenewIntervalMs), then its fence expires (fenceLeaseDurationMs after the new
- * owner first saw it, taken at the next retry, fenceRetryPeriodMs), then the new owner engages (sync).
- * 2000 + 200 + 3000 + 200 + 3500 = 8.9 s; a move measures ~5.4 s.
+ * noticed at the next refresh, peerRenewIntervalMs) while its fences expire too (fenceLeaseDurationMs after the
+ * survivors' peer listing first saw their last renewal, also every peerRenewIntervalMs); then the new owner takes the
+ * fence at its next retry (fenceRetryPeriodMs) and engages (sync). max(5000, 5000) + 200 + 200 + 3500 = 8.9 s; adding
+ * the two expiries instead would take more than 10 s.
  */
 const crashBoundMs =
-  timings.peerLeaseDurationMs + timings.peerRenewIntervalMs + timings.fenceLeaseDurationMs + timings.fenceRetryPeriodMs + syncAllowanceMs;
+  Math.max(timings.peerLeaseDurationMs, timings.fenceLeaseDurationMs) +
+  timings.peerRenewIntervalMs +
+  timings.fenceRetryPeriodMs +
+  syncAllowanceMs;
 
 /** Wall-clock ms, comparable with the child's timestamps. */
 const now = (): number => performance.timeOrigin + performance.now();
@@ -332,7 +336,10 @@ describe('sharding when a replica crashes', () => {
     expect(overlappingReconciles(allReconciles(), names)).toEqual([]);
     expect(held.length).toBeGreaterThanOrEqual(2);
     expect(movedAt - killedAt).toBeLessThan(crashBoundMs);
-    // The dead replica's peer Lease is never cleaned up by anyone; the survivors just stopped counting it.
-    expect(await leaseOf(leaseName(`${group}-peer`, childId))).toBeDefined();
+    // The dead replica's peer Lease is deleted by a survivor once it has not changed for twice its duration.
+    await expect
+      .poll(() => leaseOf(leaseName(`${group}-peer`, childId)), { timeout: 2 * timings.peerLeaseDurationMs + 10_000, interval: 100 })
+      .toBeUndefined();
+    expect(now() - killedAt).toBeGreaterThanOrEqual(2 * timings.peerLeaseDurationMs);
   });
 });
