@@ -139,3 +139,51 @@ test('one controller reconciles ConfigMaps in clusters from Secrets and from fil
     await done;
   }
 });
+
+test("members' statuses under composed names reach the manager's fleetReadiness and /debug/clusters", async () => {
+  const fleet = new MultiProvider();
+  await fleet.add(
+    'secrets',
+    new KubeconfigSecretProvider({ namespace: 'default', logger: silentLogger, retry: { initialMs: 50, maxMs: 500 } }),
+  );
+  const mgr = newManager(loadUntrustedKubeconfig(host.kubeconfig()), fleet, {
+    logger: silentLogger,
+    healthProbeBindAddress: '127.0.0.1:0',
+    fleetReadiness: 'engaged',
+  });
+  const stop = new AbortController();
+  const done = mgr.start(stop.signal);
+  const secret = (name: string, kubeconfig: string): KubeObject => ({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name, namespace: 'default', labels: { 'sigs.k8s.io/multicluster-runtime-kubeconfig': 'true' } },
+    data: { kubeconfig: Buffer.from(kubeconfig).toString('base64') },
+  });
+  try {
+    const local = mgr.getLocalCluster();
+    await local.client.create(secret('gamma', members[2]!.kubeconfig()));
+    await local.client.create(secret('broken', 'clusters: [unclosed'));
+    await expect.poll(() => fleet.status('secrets#gamma')?.state, { timeout: 15_000 }).toBe('engaged');
+    expect(fleet.statuses().get('secrets#broken')?.state).toBe('invalid');
+    const address = mgr.addresses().healthProbe!;
+    const readyz = async () => {
+      const res = await fetch(`http://${address}/readyz/fleet`);
+      return `${res.status} ${await res.text()}`;
+    };
+    await expect.poll(readyz, { timeout: 15_000 }).toMatch(/^500 .*1 cluster not engaged: secrets#broken \(invalid\)/s);
+    const debug = (await (await fetch(`http://${address}/debug/clusters`)).json()) as {
+      clusters: Array<{ name: string; state?: string; engaged: boolean }>;
+    };
+    expect(debug.clusters).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'secrets#gamma', state: 'engaged', engaged: true }),
+        expect.objectContaining({ name: 'secrets#broken', state: 'invalid', engaged: false }),
+      ]),
+    );
+    await local.client.delete({ apiVersion: 'v1', kind: 'Secret' }, { namespace: 'default', name: 'broken' });
+    await expect.poll(readyz, { timeout: 15_000 }).toBe('200 ok');
+  } finally {
+    stop.abort();
+    await done;
+  }
+});

@@ -6,6 +6,7 @@
  */
 import { ClusterNotFoundError, isClusterNotFound, silentLogger } from '@multicluster-runtime/core';
 import { IndexFieldError, ProviderAlreadyStartedError, isProviderRunnable } from '@multicluster-runtime/core/providers';
+import type { ClusterStatus, StatusSource } from '@multicluster-runtime/core/providers';
 import { linkedAbort, whenAborted } from '@multicluster-runtime/core/signal';
 import { anyValue, checkOptions, withMethods } from '@multicluster-runtime/core/options';
 import type {
@@ -139,6 +140,25 @@ export class MultiProvider implements ProviderRunnable {
 
   getProvider(name: string): Provider | undefined {
     return this.members.get(name)?.provider;
+  }
+
+  /**
+   * What each member provider that reports statuses knows of its clusters, under the composed names
+   * (`"<provider><separator><cluster>"`), so the manager's `fleetReadiness` and `/debug/clusters` see the whole fleet.
+   */
+  statuses(): Map<ClusterName, ClusterStatus> {
+    const all = new Map<ClusterName, ClusterStatus>();
+    for (const member of this.members.values()) {
+      const source = member.provider as Partial<StatusSource>;
+      if (typeof source.statuses !== 'function') continue;
+      for (const [name, status] of source.statuses()) all.set(`${member.name}${this.separator}${name}`, status);
+    }
+    return all;
+  }
+
+  /** The status of one composed cluster name, when its provider reports statuses. */
+  status(name: ClusterName): ClusterStatus | undefined {
+    return this.statuses().get(name);
   }
 
   /** The cluster `"<provider><separator><cluster>"`; ClusterNotFoundError for an unknown provider or cluster. */
