@@ -1,22 +1,43 @@
-/** Test fixtures: a minimal Cluster API `Cluster` CRD and Cluster objects, as CAPI itself would write them. */
+/**
+ * Test fixtures: the real Cluster API `Cluster` CRD (v1beta1 and v1beta2, from the Go module sigs.k8s.io/cluster-api,
+ * fetched through the Go module proxy by tools/cluster-api/fetch.sh) and Cluster objects as CAPI itself writes them.
+ */
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { parse } from 'yaml';
 import type { Client, KubeObject } from '@multicluster-runtime/core';
 
-const openSchema = { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } };
+const run = promisify(execFile);
+const fetchScript = fileURLToPath(new URL('../../../tools/cluster-api/fetch.sh', import.meta.url));
 
-export const capiClusterCrd: KubeObject = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'clusters.cluster.x-k8s.io' },
-  spec: {
-    group: 'cluster.x-k8s.io',
-    scope: 'Namespaced',
-    names: { kind: 'Cluster', plural: 'clusters', singular: 'cluster', listKind: 'ClusterList' },
-    versions: [
-      { name: 'v1beta2', served: true, storage: true, schema: openSchema, subresources: { status: {} } },
-      { name: 'v1beta1', served: true, storage: false, schema: openSchema, subresources: { status: {} } },
-    ],
-  },
-};
+/** Why the real CRDs cannot be had here, or undefined when `go` is on PATH. */
+export async function goMissing(): Promise<string | undefined> {
+  try {
+    await run('go', ['version'], { timeout: 30_000 });
+    return undefined;
+  } catch {
+    return 'Go is not installed: the tests fetch the Cluster API CRDs from the Go module sigs.k8s.io/cluster-api';
+  }
+}
+
+/** The folder holding the module's CRD files (config/crd/bases). */
+export async function capiCrdDir(): Promise<string> {
+  try {
+    const { stdout } = await run(fetchScript, [], { timeout: 300_000 });
+    return join(stdout.trim().split('\n').pop()!, 'crds');
+  } catch (err) {
+    const stderr = (err as { stderr?: string }).stderr?.trim().split('\n').slice(-10).join('\n');
+    throw new Error(`tools/cluster-api/fetch.sh failed${stderr ? `:\n${stderr}` : ''}`, { cause: err });
+  }
+}
+
+/** The real `clusters.cluster.x-k8s.io` CRD, as published. */
+export async function capiClusterCrd(): Promise<KubeObject> {
+  return parse(await readFile(join(await capiCrdDir(), 'cluster.x-k8s.io_clusters.yaml'), 'utf8')) as KubeObject;
+}
 
 export function capiCluster(namespace: string, name: string, apiVersion = 'cluster.x-k8s.io/v1beta2'): KubeObject {
   return { apiVersion, kind: 'Cluster', metadata: { namespace, name }, spec: { paused: false } };
