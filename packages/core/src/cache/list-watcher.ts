@@ -40,4 +40,17 @@ export interface ListWatcher {
    * stream and throws if the connection breaks. Aborting `signal` ends it.
    */
   watch(req: WatchRequest): Promise<AsyncIterable<RawWatchEvent>>;
+  /**
+   * Whether the server answers, when the source knows (a Transport does): a watcher backing off from a server that
+   * stopped answering retries as soon as it answers again instead of after the whole delay.
+   */
+  readonly reachability?: ServerReachability;
+}
+
+/** What a retry loop needs to know of a server's reachability (client/reachability.ts implements it). */
+export interface ServerReachability {
+  /** True after a request failed without an answer and before the next answer. */
+  readonly isDown: boolean;
+  /** Resolves true when the server answers again, false when `signal` aborts first. */
+  whenAnswering(signal: AbortSignal): Promise<boolean>;
 }

@@ -5,7 +5,7 @@ import { resourcePath } from '../client/paths.js';
 import type { ObjectList, ResourceMapping } from '../client/types.js';
 import { formatApiVersion } from '../object/gvk.js';
 import type { KubeObject } from '../object/types.js';
-import type { ListRequest, ListWatcher, RawWatchEvent, WatchRequest } from './list-watcher.js';
+import type { ListRequest, ListWatcher, RawWatchEvent, ServerReachability, WatchRequest } from './list-watcher.js';
 
 type Query = Record<string, string | number | boolean | undefined>;
 
@@ -13,6 +13,8 @@ type Query = Record<string, string | number | boolean | undefined>;
 export interface CacheTransport {
   request<T>(req: { method: 'GET'; path: string; query?: Query; accept?: string; signal?: AbortSignal }): Promise<T>;
   watch(req: { path: string; query?: Query; accept?: string; signal: AbortSignal }): Promise<AsyncIterable<RawWatchEvent>>;
+  /** Whether the server answers (a Transport's); passed on to the watchers. */
+  readonly reachability?: ServerReachability;
 }
 
 // Servers that cannot answer PartialObjectMetadata (an aggregated API, say) fall back to the plain JSON offered
@@ -50,6 +52,7 @@ export function resourceListWatcher(
     metadataOnly ? { ...obj, apiVersion, kind: mapping.kind } : { apiVersion, kind: mapping.kind, ...obj };
   return {
     resource: `${apiVersion}, Kind=${mapping.kind}`,
+    ...(transport.reachability ? { reachability: transport.reachability } : {}),
     async list(req: ListRequest): Promise<ObjectList<KubeObject>> {
       const list = await transport.request<ObjectList<KubeObject>>({
         method: 'GET',

@@ -134,7 +134,7 @@ describe('Watcher', () => {
     expect(source.listCalls.map((l) => l.continue)).toEqual([undefined, 'old', undefined, undefined, undefined]);
   });
 
-  it('backs off and retries other failures forever, keeping its place', async () => {
+  it('backs off and retries other failures forever, keeping its place, and starts the backoff over after a success', async () => {
     const source = new ScriptedSource(
       [page([obj('a', '1')], { continue: 'tok' }), fail(unavailable), fail(unavailable), page([], { resourceVersion: '10' })],
       [
@@ -162,7 +162,9 @@ describe('Watcher', () => {
       'watching@11',
     ]);
     const errors = events.flatMap((e) => (e.type === 'error' ? [e] : []));
-    expect(errors.map((e) => e.retryInMs)).toEqual([1, 2, 4, 8, 8]);
+    // Two list failures (1, 2); the complete list resets; the watch start fails (1); a watch that delivered an event
+    // resets, so its break waits 1 again; the ERROR right after, with nothing between, doubles (2).
+    expect(errors.map((e) => e.retryInMs)).toEqual([1, 2, 1, 1, 2]);
     expect(errors[0]?.error).toBeInstanceOf(InitialListFailed);
     expect(errors[0]?.error.retryable).toBe(true);
     expect(errors[0]?.error.message).toMatch(/^v1, Kind=ConfigMap: list failed: 503 ServiceUnavailable: 503 unavailable$/);
@@ -183,11 +185,27 @@ describe('Watcher', () => {
       details: { causes: [{ reason: 'ResourceVersionTooLarge' }] },
     };
     const source = new ScriptedSource(
-      [page([], { resourceVersion: '99' }), page([], { resourceVersion: '10' })],
-      [stream([{ type: 'ERROR', object: tooLarge }]), stream([], 'open')],
+      [page([], { resourceVersion: '99' }), page([], { resourceVersion: '10' }), page([], { resourceVersion: '10' })],
+      [stream([{ type: 'ERROR', object: tooLarge }]), stream([{ type: 'ERROR', object: tooLarge }]), stream([], 'open')],
     );
-    const events = await collect(source, (ev) => ev.at(-1)?.type === 'watching' && source.watchCalls.length === 2);
-    expect(brief(events)).toEqual(['init', 'initDone@99', 'watching@99', 'error:WatchErrorEvent', 'init', 'initDone@10', 'watching@10']);
+    const events = await collect(source, (ev) => ev.at(-1)?.type === 'watching' && source.watchCalls.length === 3, {
+      backoff: { initialMs: 5, jitter: 0 },
+    });
+    expect(brief(events)).toEqual([
+      'init',
+      'initDone@99',
+      'watching@99',
+      'error:WatchErrorEvent',
+      'init',
+      'initDone@10',
+      'watching@10',
+      'error:WatchErrorEvent',
+      'init',
+      'initDone@10',
+      'watching@10',
+    ]);
+    // The first relist is immediate; a server that says it again with nothing between is backed off from.
+    expect(events.flatMap((e) => (e.type === 'error' ? [e.retryInMs] : []))).toEqual([0, 5]);
   });
 
   it('treats a stream that closes at once without events, or malformed events, as failures', async () => {

@@ -78,6 +78,8 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
   private current: WatcherState = { phase: 'empty' };
   private iterated = false;
   private readonly backoff: Backoff;
+  /** The last watch ended with "too large resource version" and nothing was delivered since. */
+  private tooLargeBefore = false;
   private readonly pageSize: number;
   private readonly timeoutSeconds: number;
   private readonly timeoutJitter: number;
@@ -141,10 +143,26 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
       if (signal.aborted) return undefined;
       if (failure) {
         yield { type: 'error', ...failure };
-        if (failure.retryInMs > 0 && !(await sleep(failure.retryInMs, signal))) return undefined;
+        if (failure.retryInMs > 0 && !(await this.pause(failure.retryInMs, signal))) return undefined;
       }
     }
     return undefined;
+  }
+
+  /**
+   * Waits `ms` before a retry, or less: when the failure was the server not answering, until it answers again (the
+   * Transport probes it meanwhile). False when `signal` aborted.
+   */
+  private async pause(ms: number, signal: AbortSignal): Promise<boolean> {
+    const reachability = this.source.reachability;
+    if (!reachability?.isDown) return sleep(ms, signal);
+    const either = linkedAbort(signal);
+    try {
+      await Promise.race([sleep(ms, either.signal), reachability.whenAnswering(either.signal)]);
+    } finally {
+      either.abort();
+    }
+    return !signal.aborted;
   }
 
   /** Fetches one page; yields its objects, and `initDone` after the last page. Returns the failure, if any. */
@@ -185,6 +203,8 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
       return { error: new InitialListFailed(resource, { cause }), retryInMs: this.backoff.next() };
     }
     this.current = { phase: 'listed', resourceVersion };
+    // A complete list proves the server healthy: the next failure starts the backoff over.
+    this.backoff.reset();
     yield { type: 'initDone', resourceVersion };
     return undefined;
   }
@@ -226,6 +246,10 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
             case 'ADDED':
             case 'MODIFIED':
             case 'DELETED': {
+              if (events === 1) {
+                this.backoff.reset(); // the watch works: the next failure starts the backoff over
+                this.tooLargeBefore = false;
+              }
               if (!isKubeObject(object)) {
                 return retry(new WatchFailed(resource, rv, `${event.type} event without an object with metadata.name`));
               }
@@ -250,8 +274,16 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
                 this.current = { phase: 'empty' };
                 return { error: new ResourceGone(resource, `resourceVersion ${rv}`, { cause: statusError(status) }), retryInMs: 0 };
               }
-              // A resourceVersion ahead of the server (e.g. it was restored from a backup) never becomes valid.
-              this.current = isTooLargeResourceVersion(status) ? { phase: 'empty' } : { phase: 'listed', resourceVersion: rv };
+              // A resourceVersion ahead of the server (e.g. it was restored from a backup, or came back empty) never
+              // becomes valid: relist at once, as for 410.
+              if (isTooLargeResourceVersion(status)) {
+                this.current = { phase: 'empty' };
+                // Twice in a row with nothing between is no longer a server that came back: back off.
+                const again = this.tooLargeBefore;
+                this.tooLargeBefore = true;
+                return { error: new WatchErrorEvent(resource, status), retryInMs: again ? this.backoff.next() : 0 };
+              }
+              this.current = { phase: 'listed', resourceVersion: rv };
               return retry(new WatchErrorEvent(resource, status));
             }
             default:

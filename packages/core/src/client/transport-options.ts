@@ -63,6 +63,11 @@ export interface TransportOptions {
   maxResponseBytes?: number;
   /** Longest single watch event, in characters; a longer one fails the watch (`too-large`). Default 16 Mi. */
   maxWatchEventLength?: number;
+  /**
+   * While the server does not answer and an informer waits to retry, one `GET /version` goes out this often (for the
+   * whole Transport); its answer wakes every waiting informer at once. Default 2 000 ms.
+   */
+  recoveryProbeMs?: number;
 }
 
 export function nonNegativeInteger(value: number | undefined, fallback: number, name: string): number {

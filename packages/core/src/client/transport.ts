@@ -21,6 +21,7 @@ import { Agent, type Dispatcher } from 'undici';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { deadline } from '../signal/deadline.js';
 import { sleep } from '../signal/wait.js';
+import { Reachability } from './reachability.js';
 import { RequestSlots } from './request-slots.js';
 import { readLimited, utf8 } from './response-body.js';
 import { InvalidRequestError, TransportClosedError, TransportConfigError, TransportError, type RequestDescription } from './errors.js';
@@ -62,6 +63,8 @@ export class Transport {
   /** At most `maxConnections` requests reach the request pool at once (see request-slots.ts). */
   private readonly requestSlots: RequestSlots;
   private closed = false;
+  /** Whether the server answers; informers waiting to retry wait on it too (see reachability.ts). */
+  readonly reachability: Reachability;
 
   private constructor(server: URL, auth: RequestAuth, options: TransportOptions) {
     this.origin = server.origin;
@@ -79,8 +82,14 @@ export class Transport {
       maxWatchEventLength: positive(options.maxWatchEventLength, 16 * 1024 * 1024, 'maxWatchEventLength'),
       watchIdleTimeoutMs:
         options.watchIdleTimeoutMs === undefined ? undefined : positive(options.watchIdleTimeoutMs, 0, 'watchIdleTimeoutMs'),
+      recoveryProbeMs: positive(options.recoveryProbeMs, 2_000, 'recoveryProbeMs'),
     };
     this.requestSlots = new RequestSlots(this.options.maxConnections);
+    const probeTimeoutMs = Math.min(this.options.requestTimeoutMs, this.options.recoveryProbeMs * 5);
+    this.reachability = new Reachability(
+      (signal) => this.request({ method: 'GET', path: '/version', signal, timeoutMs: probeTimeoutMs }),
+      this.options.recoveryProbeMs,
+    );
   }
 
   /**
@@ -222,6 +231,7 @@ export class Transport {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.reachability.close();
     const agents = [...this.retired];
     if (this.pools) agents.push(this.pools.requests, this.pools.watches);
     this.pools = undefined;
@@ -259,6 +269,7 @@ export class Transport {
         headersTimeout: pool === 'requests' ? timeouts.bodyTimeout : this.options.requestTimeoutMs,
         bodyTimeout: timeouts.bodyTimeout,
       });
+      this.reachability.answered();
       if (response.statusCode === 401 && !refreshed && this.auth.canRefresh) {
         refreshed = true;
         await response.body.dump().catch(() => undefined);
@@ -329,6 +340,7 @@ export class Transport {
   ): unknown {
     if (userSignal?.aborted) return userSignal.reason;
     if (this.closed) return new TransportClosedError(this.server);
+    this.reachability.failed();
     if (timedOut) return new TransportError('timeout', `no complete answer within ${timeoutMs} ms`, request, { cause: err });
     const { kind, message } = classify(err);
     return new TransportError(kind, message, request, { cause: err });
