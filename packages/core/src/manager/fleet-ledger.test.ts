@@ -9,6 +9,7 @@ import { controllerManagedBy } from '../builder/builder.js';
 import { newCluster } from '../cluster/cluster.js';
 import { silentLogger } from '../log/logger.js';
 import { ListProvider, kubeconfigAt } from '../providers/engager/list-provider.test-util.js';
+import { PrometheusMetrics } from '../metrics/prometheus.js';
 import { noopMetrics } from '../metrics/types.js';
 import { FleetLedger, type ClusterReport } from './fleet-ledger.js';
 import { newManager } from './manager.js';
@@ -94,4 +95,10 @@ test('a disengaged cluster leaves the ledger, and late work for it is not record
   expect(ledger.report(['gone'], undefined)).toEqual([
     { name: 'gone', engaged: true, queueDepth: 0, lastReconcile: { controller: 'a', outcome: 'error', at: expect.any(String) } },
   ]);
+});
+
+test("the manager's metrics still expose the Prometheus registry they record into", () => {
+  const prometheus = new PrometheusMetrics();
+  const mgr = newManager(configOf(host), undefined, { logger: silentLogger, metrics: prometheus });
+  expect((mgr.metrics as unknown as { registry: unknown }).registry).toBe(prometheus.registry);
 });

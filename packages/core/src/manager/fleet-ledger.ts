@@ -35,7 +35,15 @@ export class FleetLedger implements MetricsRecorder {
   /** Disengaged clusters: late writes (a reconcile in flight, a queue draining) are not recorded until re-engaged. */
   private readonly forgotten = new Set<ClusterName>();
 
-  constructor(readonly inner: MetricsRecorder) {}
+  /**
+   * The wrapped recorder's Prometheus registry when it has one (core's PrometheusMetrics does), so code that finds
+   * the manager's registry through `mgr.metrics.registry` (the webhook server's metrics) still finds it.
+   */
+  readonly registry: unknown;
+
+  constructor(readonly inner: MetricsRecorder) {
+    this.registry = (inner as { registry?: unknown }).registry;
+  }
 
   reconcileDone(controller: string, cluster: ClusterName, outcome: ReconcileOutcome, seconds: number): void {
     const entry = this.entry(cluster);
