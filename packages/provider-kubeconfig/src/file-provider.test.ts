@@ -208,6 +208,17 @@ describe('KubeconfigFileProvider', () => {
     await expect.poll(() => engaged.signal.aborted, { timeout: 10_000 }).toBe(true);
   });
 
+  test('a complete file renamed into place engages at once, without waiting for the debounce', async () => {
+    const d = freshDir();
+    // A minute of debounce: only the immediate load of a new, complete file can engage within the poll below.
+    const { aware, provider } = start([join(d, '*.kubeconfig')], { debounceMs: 60_000 });
+    await expect.poll(() => provider.statuses().size, { timeout: 10_000 }).toBe(0);
+    const file = join(d, 'fast.kubeconfig');
+    await writeFile(join(d, '.fast.tmp'), members[0]!.kubeconfig());
+    await rename(join(d, '.fast.tmp'), file);
+    await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual([`${file}+${ctx(members[0]!)}`]);
+  });
+
   test('a file written in pieces is read once complete (debounced)', async () => {
     const d = freshDir();
     const { aware, history } = start([d], { debounceMs: 300 });

@@ -2,7 +2,7 @@
  * `KubeconfigFileProvider`: a fleet described by kubeconfig files on disk. Paths may be files, folders or globs;
  * every context of every file is a cluster named `<absolute path>+<context>`. Files are watched with chokidar; any
  * change triggers a debounced rescan that reloads only files whose content changed, so adds, edits, renames and
- * deletes all converge the same way. The files are untrusted and loaded through core's policy. A file that is
+ * deletes all converge the same way; a new file that is already complete is loaded at once. The files are untrusted and loaded through core's policy. A file that is
  * half-written or otherwise unusable does not take down healthy clusters: they stay on their last good config
  * until the file is valid again or deleted. A policy rejection (the file now asks for exec, say) does disengage.
  */
@@ -148,9 +148,34 @@ export class KubeconfigFileProvider extends EngagerProvider {
       ignoreInitial: true,
       ...(spec.depth === undefined ? {} : { depth: spec.depth }),
     });
-    watcher.on('all', () => this.schedule());
+    watcher.on('all', (event, path) => {
+      if (event === 'add' || event === 'change') this.loadNewAtOnce(path);
+      this.schedule();
+    });
     watcher.on('error', (err) => this.log.warn('watching kubeconfig files failed', { path: spec.source, error: describeError(err) }));
     return watcher;
+  }
+
+  /**
+   * A file seen for the first time whose content is already a complete, usable kubeconfig is loaded now instead of
+   * after the debounce (a file renamed into place, the common case, engages in milliseconds). Anything less waits
+   * for the debounced rescan as before; a known file always does, so a half-written update never touches a healthy
+   * cluster. The rescan then finds the same content and does nothing.
+   */
+  private loadNewAtOnce(path: string): void {
+    if (this.stopping || this.files.has(path) || !this.specs.some((spec) => spec.covers(path))) return;
+    void this.read(path).then((content) => {
+      if (this.stopping || this.files.has(path) || content.kind !== 'text') return;
+      let contexts: string[];
+      try {
+        contexts = listKubeconfigContexts(content.text, this.options.policy);
+      } catch {
+        return; // not complete yet: the rescan will tell
+      }
+      if (contexts.length === 0) return;
+      const usable = contexts.every((context) => desiredFromKubeconfig(content.text, this.options.policy, { context }).kind === 'config');
+      if (usable) this.load(path, content.text, content);
+    });
   }
 
   /** Debounces rescans; a steady stream of changes still rescans at least every ten quiet periods. */

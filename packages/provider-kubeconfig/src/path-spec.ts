@@ -6,7 +6,7 @@
  */
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { globBase, globToRegExp, isGlob } from './glob.js';
 
 export interface PathSpec {
@@ -21,6 +21,8 @@ export interface PathSpec {
    * read), so callers do not mistake an unreadable folder for an empty one.
    */
   list(): Promise<string[]>;
+  /** Whether `path` (absolute, as a watcher reports it) is a file the spec would list, judged by its name alone. */
+  covers(path: string): boolean;
 }
 
 /** Upper bound on directory entries a glob walk visits, so a pattern like `/**` cannot walk a whole disk. */
@@ -82,12 +84,19 @@ export async function pathSpec(path: string, cwd = process.cwd()): Promise<PathS
   const absolute = resolve(cwd, expanded);
   if (isGlob(absolute)) return globSpec(path, absolute);
   if (await isDirectory(absolute)) {
-    return { source: path, watchDir: absolute, depth: 0, list: () => filesIn(absolute) };
+    return {
+      source: path,
+      watchDir: absolute,
+      depth: 0,
+      list: () => filesIn(absolute),
+      covers: (p) => dirname(p) === absolute && !basename(p).startsWith('.'),
+    };
   }
   return {
     source: path,
     watchDir: dirname(absolute),
     depth: 0,
+    covers: (p) => p === absolute,
     list: async () => {
       try {
         return (await isFile(absolute)) ? [absolute] : [];
@@ -106,6 +115,11 @@ function globSpec(source: string, absolute: string): PathSpec {
     source,
     watchDir: base,
     depth,
+    covers: (p) =>
+      matcher.test(p) &&
+      !relative(base, p)
+        .split(sep)
+        .some((part) => part.startsWith('.')),
     list: async () => {
       const found: string[] = [];
       let visited = 0;
