@@ -24,6 +24,7 @@ export { newCluster } from './cluster/cluster.js';
 
 export type { Manager, AwareRunnable, Runnable } from './manager/types.js';
 export type { ManagerOptions } from './manager/options.js';
+export type { MetricsSource } from './healthz/probe-server.js';
 export { newManager } from './manager/manager.js';
 export { signalHandler } from './manager/signal-handler.js';
 export { ManagerError } from './manager/errors.js';
@@ -52,12 +53,13 @@ export { andPredicates, notPredicate, orPredicates } from './predicate/combinato
 export { predicateFuncs } from './predicate/funcs.js';
 export { labelSelectorPredicate } from './predicate/label-selector.js';
 export type { LabelSelector } from '@multicluster-runtime/apimachinery';
-export { parseLabelSelector } from '@multicluster-runtime/apimachinery';
+export { LabelSelectorError, parseLabelSelector } from '@multicluster-runtime/apimachinery';
 export type { Source } from './source/types.js';
 export { channel } from './source/channel.js';
 export { kind } from './source/kind.js';
 
 export type { Client, ListOptions, ObjectList, Patch, Reader, Writer } from './client/types.js';
+export type { NotAPromise } from './client/errors.js';
 export {
   ApiError,
   ignoreAlreadyExists,
@@ -84,8 +86,9 @@ export {
   setStatusCondition,
 } from './conditions/conditions.js';
 export type { MergeFromOptions } from './client/merge-patch.js';
+export type { JsonObject } from './object/json.js';
 export { createMergePatch, mergeFrom } from './client/merge-patch.js';
-export type { MutateFunc, OperationResult } from './createorupdate/create-or-update.js';
+export type { MutateFunc, OperationResult, ToolkitClient } from './createorupdate/create-or-update.js';
 export { createOrPatch, createOrUpdate } from './createorupdate/create-or-update.js';
 export { CreateOrUpdateError, MutateChangedKeyError, ObjectKeyMissingError } from './createorupdate/errors.js';
 export { addFinalizer, containsFinalizer, removeFinalizer } from './finalizer/finalizers.js';

@@ -19,6 +19,7 @@ export class LogicalCluster implements Cluster {
   readonly cache: ScopedCache;
   private readonly events: EventBroadcaster;
 
+  /** @internal Made by the provider for each engaged logical cluster. */
   constructor(
     readonly name: string,
     readonly config: Cluster['config'],

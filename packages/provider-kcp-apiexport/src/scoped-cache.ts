@@ -4,8 +4,14 @@
  * events. The informers themselves belong to the shared cache, so `start` here only waits for the cluster's lifetime.
  */
 import type { Cache, IndexerFunc, KubeObject, ListOptions, ObjectKey, ObjectKind, ObjectList } from '@multicluster-runtime/core';
-import type { Informer, InformerLease, InformerOptions, Registration, ResourceEventHandler } from '@multicluster-runtime/core/cache';
-import type { RequestOptions } from '@multicluster-runtime/core/client';
+import type {
+  Informer,
+  InformerLease,
+  InformerOptions,
+  InformerReadOptions,
+  Registration,
+  ResourceEventHandler,
+} from '@multicluster-runtime/core/cache';
 import type { KubeObjectLike } from '@multicluster-runtime/core/object';
 import { ApiError } from '@multicluster-runtime/core';
 import { whenAborted } from '@multicluster-runtime/core/signal';
@@ -13,7 +19,7 @@ import { CLUSTER_FIELD, logicalClusterOf } from './annotations.js';
 import type { ClusterRouter } from './cluster-router.js';
 import type { WildcardCache } from './wildcard-cache.js';
 
-type ReadOptions = RequestOptions & { metadataOnly?: boolean };
+type ReadOptions = InformerReadOptions;
 
 function withCluster(selector: ListOptions['fieldSelector'], cluster: string): string | Record<string, string> {
   if (selector === undefined) return { [CLUSTER_FIELD]: cluster };
@@ -59,6 +65,7 @@ class ScopedInformer<T extends KubeObject> implements Informer<T> {
 }
 
 export class ScopedCache implements Cache {
+  /** @internal Made by LogicalCluster over the provider's shared wildcard cache. */
   constructor(
     private readonly shared: WildcardCache,
     readonly cluster: string,

@@ -45,6 +45,7 @@ export type { ClusterLookup } from './server/webhook-server.js';
 export { WebhookServer } from './server/webhook-server.js';
 
 export type { RegistryLike } from './metrics/webhook-metrics.js';
+export type { HandlerFailure, RejectReason, ReviewResult, WebhookMetrics } from './metrics/webhook-metrics.js';
 
 export type { KeeperManager, KeeperOptions } from './configuration/keeper.js';
 export { WebhookConfigurationKeeper } from './configuration/keeper.js';

@@ -17,7 +17,7 @@ export type {
   Registration,
   ResourceEventHandler,
 } from './types.js';
-export type { InformerCacheOptions } from './informer-cache.js';
+export type { CacheReadOptions as InformerReadOptions, InformerCacheOptions } from './informer-cache.js';
 export { InformerCache } from './informer-cache.js';
 export type { SharedInformerOptions } from './informer.js';
 export { SharedInformer } from './informer.js';
@@ -25,7 +25,7 @@ export type { IndexFunc, StoreChange, StoreOptions } from './store.js';
 export { Store } from './store.js';
 export type { WatcherEvent, WatcherOptions, WatcherState } from './watcher.js';
 export { Watcher } from './watcher.js';
-export type { ListRequest, ListWatcher, RawWatchEvent, WatchRequest } from './list-watcher.js';
+export type { ListRequest, ListWatcher, RawWatchEvent, ServerReachability, WatchRequest } from './list-watcher.js';
 export type { CacheTransport, ResourceListWatchOptions } from './resource-list-watcher.js';
 export { resourceListWatcher } from './resource-list-watcher.js';
 export type { BackoffOptions } from './backoff.js';

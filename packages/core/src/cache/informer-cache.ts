@@ -59,7 +59,9 @@ export interface InformerCacheOptions {
 }
 
 /** Reads may name `metadataOnly` to be served by the metadata-only informer of a kind. */
-type ReadOptions = RequestOptions & { metadataOnly?: boolean };
+/** Options of a cache read: the request's signal, and whether to read the metadata-only informer of the kind. */
+export type CacheReadOptions = RequestOptions & { metadataOnly?: boolean };
+type ReadOptions = CacheReadOptions;
 
 interface Entry {
   readonly key: string;

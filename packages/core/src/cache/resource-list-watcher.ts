@@ -7,7 +7,7 @@ import { formatApiVersion } from '../object/gvk.js';
 import type { KubeObject } from '../object/types.js';
 import type { ListRequest, ListWatcher, RawWatchEvent, ServerReachability, WatchRequest } from './list-watcher.js';
 
-type Query = Record<string, string | number | boolean | undefined>;
+import type { Query } from '../client/transport-options.js';
 
 /** The part of the client's `Transport` the cache needs; the real Transport satisfies it. */
 export interface CacheTransport {

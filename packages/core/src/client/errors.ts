@@ -274,7 +274,8 @@ export function isRetryable(err: unknown): boolean {
 }
 
 /** Refuses a promise where an error belongs, so `ignoreNotFound(client.get(…))` does not compile. */
-type NotAPromise<E> = E extends PromiseLike<unknown> ? never : E;
+/** Any error value but a promise: `ignoreNotFound(promise)` (a forgotten `await`) is a type error. */
+export type NotAPromise<E> = E extends PromiseLike<unknown> ? never : E;
 
 /**
  * Returns `undefined` for a NotFound error and throws any other error again: the `.catch` of a read that may find

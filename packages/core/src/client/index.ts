@@ -28,6 +28,10 @@ export { DelegatingClient, newDelegatingClient } from './delegating-client.js';
 export type { DiscoveryTransport } from './rest-mapper.js';
 export { DiscoveryRESTMapper } from './rest-mapper.js';
 export type { TransportOptions, TransportRequest, WatchEvent, WatchRequest as TransportWatchRequest } from './transport.js';
+export type { HttpMethod, Query } from './transport-options.js';
+export type { ExecCredentialSourceOptions } from './exec-credential.js';
+export type { RecentWritesOptions } from './recent-writes.js';
+export type { Reachability } from './reachability.js';
 export { Transport } from './transport.js';
 export type { RequestDescription, Status, StatusDetails, StatusReason, TransportFailure } from './errors.js';
 export {

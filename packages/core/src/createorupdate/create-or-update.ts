@@ -25,7 +25,8 @@ export type OperationResult = 'unchanged' | 'created' | 'updated' | 'updatedStat
 /** Sets the desired state on the object it is given (the stored one, or `obj` if none is stored). */
 export type MutateFunc<T> = (obj: T) => void | Promise<void>;
 
-type ToolkitClient = Pick<Client, 'get' | 'create' | 'update' | 'patch'>;
+/** What createOrUpdate and createOrPatch need of a client: a cluster's `client`, or any Client. */
+export type ToolkitClient = Pick<Client, 'get' | 'create' | 'update' | 'patch'>;
 
 /**
  * Creates the object if it does not exist, else updates it if `mutate` changed it (a full update, guarded by the

@@ -4,6 +4,7 @@
  * policy, when the provider is made.
  */
 import type { ClusterOptions } from '../../cluster/cluster.js';
+import type { KubeConfig } from '@kubernetes/client-node';
 import type { Cluster } from '../../cluster/types.js';
 import type { ClusterName } from '../../fleet/cluster-name.js';
 import { kubeconfigPolicyShape } from '../../kubeconfig/untrusted.js';
@@ -12,8 +13,6 @@ import type { MetricsRecorder } from '../../metrics/types.js';
 import { either, func, nested, positiveMs, rule, withMethods, type Rule } from '../../options/rules.js';
 import type { StatusListener } from './cluster-status.js';
 import type { HealthCheckOptions } from './health.js';
-
-type KubeConfig = Cluster['config'];
 
 /** Builds a cluster for a kubeconfig. The default is core's `newCluster`. */
 export type ClusterFactory = (config: KubeConfig, options: { name: ClusterName; logger: Logger }) => Cluster;

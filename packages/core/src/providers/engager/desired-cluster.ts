@@ -9,9 +9,7 @@ import {
   loadUntrustedKubeconfig,
   type KubeconfigPolicy,
 } from '../../kubeconfig/untrusted.js';
-import type { Cluster } from '../../cluster/types.js';
-
-type KubeConfig = Cluster['config'];
+import type { KubeConfig } from '@kubernetes/client-node';
 
 export type DesiredCluster =
   /** The source is gone: disengage and forget the cluster. */
