@@ -8,6 +8,10 @@ import type { KubeObject, ObjectKind } from '../object/types.js';
 /** Extracts the values an object is indexed under for a field; return [] to leave it out of the index. */
 export type IndexerFunc = (obj: KubeObject) => string[];
 
+/**
+ * Registers field indexes (controller-runtime's `FieldIndexer`): `indexField(kind, field, extract)` lets
+ * `list(kind, { fieldSelector: { [field]: value } })` read an index instead of scanning the cache.
+ */
 export interface FieldIndexer {
   /**
    * Indexes objects of `kind` by `field` so that `list(kind, { fieldSelector: { [field]: value } })` answers from

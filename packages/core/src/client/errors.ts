@@ -211,10 +211,16 @@ function hasReason(err: unknown, reason: string, code: number): boolean {
   return e.reason === reason || e.code === code;
 }
 
+/**
+ * 404 NotFound: the object (or its namespace, or its resource) does not exist.
+ */
 export function isNotFound(err: unknown): boolean {
   return hasReason(err, 'NotFound', 404);
 }
 
+/**
+ * 409 AlreadyExists: a create of an object that exists.
+ */
 export function isAlreadyExists(err: unknown): boolean {
   return apiError(err)?.reason === 'AlreadyExists';
 }
@@ -231,22 +237,37 @@ export function isGone(err: unknown): boolean {
   return e !== undefined && (e.code === 410 || e.reason === 'Expired' || e.reason === 'Gone');
 }
 
+/**
+ * 403 Forbidden: authorization refused the request (RBAC), or the namespace is terminating.
+ */
 export function isForbidden(err: unknown): boolean {
   return hasReason(err, 'Forbidden', 403);
 }
 
+/**
+ * 401 Unauthorized: the server refused the credentials.
+ */
 export function isUnauthorized(err: unknown): boolean {
   return hasReason(err, 'Unauthorized', 401);
 }
 
+/**
+ * 422 Invalid: validation refused the object; `details.causes` say which fields.
+ */
 export function isInvalid(err: unknown): boolean {
   return hasReason(err, 'Invalid', 422);
 }
 
+/**
+ * 429 TooManyRequests: throttled (API Priority and Fairness); retry later.
+ */
 export function isTooManyRequests(err: unknown): boolean {
   return hasReason(err, 'TooManyRequests', 429);
 }
 
+/**
+ * 400 BadRequest: the request itself is malformed.
+ */
 export function isBadRequest(err: unknown): boolean {
   return hasReason(err, 'BadRequest', 400);
 }

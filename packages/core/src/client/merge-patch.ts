@@ -8,6 +8,9 @@ import { isJsonObject, jsonEqual, type JsonObject } from '../object/json.js';
 import type { KubeObjectLike } from '../object/types.js';
 import type { Patch } from './types.js';
 
+/**
+ * Options of {@link mergeFrom}: optimistic locking on the original's resourceVersion.
+ */
 export interface MergeFromOptions {
   /** Fail with Conflict if the object changed since `original` was read. Default false. */
   optimisticLock?: boolean;

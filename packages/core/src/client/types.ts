@@ -12,6 +12,9 @@ export interface ListMeta {
   remainingItemCount?: number;
 }
 
+/**
+ * The answer to a list: the items and the list's metadata (resourceVersion, continue token).
+ */
 export interface ObjectList<T extends KubeObjectLike = KubeObject> {
   apiVersion?: string;
   kind?: string;
@@ -23,6 +26,10 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * Options of a list: namespace, label and field selectors (a field-selector map also matches the cache's field
+ * indexes), and paging.
+ */
 export interface ListOptions extends RequestOptions {
   /** Restrict to one namespace; absent lists across all namespaces. */
   namespace?: string;

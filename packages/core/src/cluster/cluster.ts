@@ -19,6 +19,9 @@ import type { EventRecorder } from '../events/types.js';
 import { ClusterAlreadyStartedError } from './errors.js';
 import type { Cluster } from './types.js';
 
+/**
+ * Options of {@link newCluster}: naming, logging, metrics, connection and client settings, event recording.
+ */
 export interface ClusterOptions {
   /** The cluster's name in logs and metrics. Default: the kubeconfig's current cluster name. */
   name?: ClusterName;

@@ -5,6 +5,10 @@ import type { Client, Reader, RESTMapper } from '../client/types.js';
 import type { EventRecorder } from '../events/types.js';
 import type { ClusterName } from '../fleet/cluster-name.js';
 
+/**
+ * One Kubernetes cluster as a controller sees it: a cached client, a direct reader, its cache, REST mapper and event
+ * recorder. The manager's local cluster and every engaged member are Clusters; a provider makes them.
+ */
 export interface Cluster {
   /** The name the cluster was created with (informational; a provider may engage it under a prefixed name). */
   readonly name: ClusterName;

@@ -8,6 +8,10 @@ import type { ReconcileFunc, Reconciler, Request } from '../reconcile/types.js';
 import type { RateLimiter } from '../workqueue/types.js';
 import { ControllerOptionsError } from './errors.js';
 
+/**
+ * How a controller runs: its reconciler, worker count, rate limiter, cache-sync timeout, logger, metrics, leader
+ * election, and what to do when a request's cluster is gone.
+ */
 export interface ControllerOptions {
   reconciler: Reconciler | ReconcileFunc;
   /** Reconciles running at once (never two for the same request). Default 1. */

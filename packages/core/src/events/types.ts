@@ -6,8 +6,14 @@
  */
 import type { KubeObjectLike } from '../object/types.js';
 
+/**
+ * The `type` of a Kubernetes Event.
+ */
 export type EventType = 'Normal' | 'Warning';
 
+/**
+ * Optional details of one Event: the action taken, and a related second object.
+ */
 export interface RecordOptions {
   /** What was done or failed, e.g. `Reconcile`, `Provision` (events.k8s.io's `action`). Default: the reason. */
   action?: string;
@@ -15,6 +21,10 @@ export interface RecordOptions {
   related?: KubeObjectLike;
 }
 
+/**
+ * Records Kubernetes Events about objects (controller-runtime's `record.EventRecorder`), deduplicated and rate
+ * limited, written in the background to the cluster the object lives in.
+ */
 export interface EventRecorder {
   /**
    * Records an event about `regarding` (an object as read from its cluster: it needs apiVersion, kind and name).

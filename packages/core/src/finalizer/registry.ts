@@ -32,6 +32,9 @@ export interface Finalizer<T extends KubeObjectLike = KubeObjectLike> {
   finalize: FinalizeFunc<T>;
 }
 
+/**
+ * What {@link Finalizers.finalize} did to an object: whether it wrote it, whether it is gone, and when to come back.
+ */
 export interface FinalizeResult {
   /** Finalizers were added or removed, and written. `obj` now holds the stored object. */
   updated: boolean;
@@ -41,6 +44,11 @@ export interface FinalizeResult {
   requeueAfter?: number;
 }
 
+/**
+ * Cleanups keyed by finalizer name (controller-runtime's `finalizer.Finalizers`): `finalize(client, obj)` adds
+ * the registered finalizers to a live object and, once it is being deleted, runs each cleanup and removes its
+ * finalizer when it succeeded.
+ */
 export class Finalizers<T extends KubeObjectLike = KubeObjectLike> {
   private readonly registered = new Map<string, FinalizeFunc<T>>();
 

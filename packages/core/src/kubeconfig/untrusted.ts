@@ -26,6 +26,9 @@ export type KubeconfigCapability =
   /** Disable TLS verification (`insecure-skip-tls-verify: true`) or use a plain `http://` server. */
   | 'insecureTransport';
 
+/**
+ * What an untrusted kubeconfig may do beyond inline certificates, tokens and basic auth; nothing by default.
+ */
 export interface KubeconfigPolicy {
   /** Capabilities to allow. Default: none. */
   allow?: readonly KubeconfigCapability[];

@@ -8,6 +8,9 @@ import { thrownText } from './thrown.js';
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type LogFields = Record<string, unknown>;
 
+/**
+ * Structured logging: a message plus fields, at four levels; `with(fields)` adds fields to every later record.
+ */
 export interface Logger {
   debug(msg: string, fields?: LogFields): void;
   info(msg: string, fields?: LogFields): void;
@@ -66,6 +69,9 @@ export interface LoggerOptions {
   fields?: LogFields;
 }
 
+/**
+ * A logger writing JSON lines (to `options.sink`, default stderr) at `options.level`, else `MCR_LOG_LEVEL`, else info.
+ */
 export function createLogger(options: LoggerOptions = {}): Logger {
   const envLevel = process.env['MCR_LOG_LEVEL'] as LogLevel | undefined;
   const level = options.level ?? (envLevel && envLevel in order ? envLevel : 'info');

@@ -1,6 +1,9 @@
 /** Errors of the manager. `retryable` says whether the same call can succeed later without changing anything. */
 import type { ClusterName } from '../fleet/cluster-name.js';
 
+/**
+ * Base class of the manager's own errors (configuration, lifecycle, shutdown).
+ */
 export class ManagerError extends Error {
   override readonly name: string = 'ManagerError';
   readonly retryable: boolean = false;

@@ -47,6 +47,10 @@ export interface LeaderElectionOptions {
   retryPeriodMs?: number;
 }
 
+/**
+ * Options of {@link newManager}: logging and metrics, leader election, probe and metrics addresses, shutdown,
+ * sharding, fleet readiness and the local cluster.
+ */
 export interface ManagerOptions {
   logger?: Logger;
   /** Where runtime metrics go. Default: a PrometheusMetrics with its own registry, served on `/metrics`. */

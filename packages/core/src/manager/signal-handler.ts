@@ -10,6 +10,10 @@ export interface SignalHandlerOptions {
   onSecondSignal?: (signal: NodeJS.Signals) => void;
 }
 
+/**
+ * A signal that aborts on SIGTERM or SIGINT, for `mgr.start(signalHandler())`; a second signal exits at once
+ * (controller-runtime's `SetupSignalHandler`).
+ */
 export function signalHandler(options: SignalHandlerOptions = {}): AbortSignal {
   const signals = options.signals ?? ['SIGTERM', 'SIGINT'];
   const second = options.onSecondSignal ?? (() => process.exit(1));

@@ -54,6 +54,10 @@ class SeriesByCluster {
   }
 }
 
+/**
+ * The default MetricsRecorder: prom-client series (`mcr_*`) in its own `registry`, which the manager serves on
+ * `/metrics` and the webhook server records into.
+ */
 export class PrometheusMetrics implements MetricsRecorder {
   /** The registry to scrape (`await registry.metrics()`). */
   readonly registry: Registry;

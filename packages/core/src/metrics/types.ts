@@ -9,6 +9,10 @@ export type ReconcileOutcome = 'success' | 'error' | 'requeue' | 'requeue_after'
 /** Why an event was not written: the queue was full, the object hit its spam limit, the API refused it, or the cluster stopped. */
 export type EventDropReason = 'queue_full' | 'spam' | 'write_failed' | 'stopped';
 
+/**
+ * What the runtime records (reconciles, queues, informers, engagement, events, reachability); implement it to send
+ * the figures elsewhere, or use {@link PrometheusMetrics}.
+ */
 export interface MetricsRecorder {
   /** One finished reconcile and how long it took. */
   reconcileDone(controller: string, cluster: ClusterName, outcome: ReconcileOutcome, seconds: number): void;

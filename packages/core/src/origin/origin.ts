@@ -29,6 +29,10 @@ export interface Origin {
   readonly name: string;
 }
 
+/**
+ * Options of the origin stamp (annotations and a label saying which cluster, namespace and name an object was derived
+ * from): the key prefix.
+ */
 export interface OriginOptions {
   /** Key prefix (a DNS subdomain and '/'), so two controllers stamping one object do not collide. Default `multicluster-runtime.io/`. */
   prefix?: string;

@@ -12,6 +12,9 @@ import { parseApiVersion } from '../object/gvk.js';
 import type { KubeObjectLike, OwnerReference } from '../object/types.js';
 import { AlreadyOwnedError, ClusterScopedDependentError, CrossNamespaceOwnerError, IncompleteOwnerError } from './errors.js';
 
+/**
+ * Options of the owner-reference helpers: whether the reference blocks the owner's foreground deletion.
+ */
 export interface OwnerReferenceOptions {
   /** Set `blockOwnerDeletion` (foreground deletion of the owner waits for this object). Default true for a controller, unset otherwise. */
   blockOwnerDeletion?: boolean;

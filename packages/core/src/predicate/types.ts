@@ -2,6 +2,10 @@
 import type { CreateEvent, DeleteEvent, GenericEvent, UpdateEvent } from '../handler/types.js';
 import type { KubeObject, KubeObjectLike } from '../object/types.js';
 
+/**
+ * Filters events before they reach a controller's queue (controller-runtime's `predicate.Predicate`): each method
+ * returns false to drop the event.
+ */
 export interface Predicate<T extends KubeObjectLike = KubeObject> {
   create?(event: CreateEvent<T>): boolean;
   update?(event: UpdateEvent<T>): boolean;

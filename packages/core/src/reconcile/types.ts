@@ -30,6 +30,9 @@ export interface ReconcileContext {
   readonly clusterName: ClusterName;
 }
 
+/**
+ * The object form of a reconciler (controller-runtime's `reconcile.Reconciler`); a plain ReconcileFunc works too.
+ */
 export interface Reconciler {
   reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void>;
 }
