@@ -13,8 +13,18 @@ const run = promisify(execFile);
 export const IMPL_NAMES = ['mcr', 'client-node', 'go-mcr'] as const;
 export type ImplName = (typeof IMPL_NAMES)[number];
 
+/** `MCR_BENCH_CPU_PROF=<dir>` writes a V8 CPU profile of every Node runner there (`node --cpu-prof`), to profile first. */
+function profileArgs(): string[] {
+  const dir = process.env['MCR_BENCH_CPU_PROF'];
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
+}
+
 function nodeRunner(name: ImplName, script: string): ImplSpec {
-  return { name, command: process.execPath, args: ['--expose-gc', fileURLToPath(new URL(`./runners/${script}`, import.meta.url))] };
+  return {
+    name,
+    command: process.execPath,
+    args: ['--expose-gc', ...profileArgs(), fileURLToPath(new URL(`./runners/${script}`, import.meta.url))],
+  };
 }
 
 export const mcrImpl = nodeRunner('mcr', 'mcr-runner.js');
