@@ -55,4 +55,4 @@ it('resumes within a probe period of the server answering again, whatever backof
     await running;
     await transport.close();
   }
-});
+}, 60_000);
