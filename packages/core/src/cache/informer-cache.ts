@@ -14,6 +14,7 @@ import { noopMetrics, type MetricsRecorder } from '../metrics/types.js';
 import type { ClusterName } from '../fleet/cluster-name.js';
 import { parseLabelSelector, type LabelSelector } from '@multicluster-runtime/apimachinery';
 import { kindKey } from '../object/gvk.js';
+import { cloneJson } from '../object/json.js';
 import type { KubeObject, KubeObjectLike, ObjectKey, ObjectKind } from '../object/types.js';
 import { abortable, whenAborted } from '../signal/wait.js';
 import type { Cache, IndexerFunc, Informer, InformerLease, InformerOptions } from './types.js';
@@ -310,7 +311,7 @@ export class InformerCache implements Cache {
   }
 
   private copy(obj: KubeObject): KubeObject {
-    return this.options.unsafeDisableDeepCopy ? obj : structuredClone(obj);
+    return this.options.unsafeDisableDeepCopy ? obj : cloneJson(obj);
   }
 }
 

@@ -37,12 +37,15 @@ interface Removable {
 class SeriesByCluster {
   private readonly byCluster = new Map<ClusterName, Map<Removable, Map<string, Labels>>>();
 
-  note(cluster: ClusterName, metric: Removable, labels: Labels): void {
+  /**
+   * Records that `metric` has the series `labels` for `cluster`. `key` tells label sets of one metric and cluster
+   * apart (the values of its other labels, joined): cheaper than serializing the labels on every observation.
+   */
+  note(cluster: ClusterName, metric: Removable, key: string, labels: Labels): void {
     let metrics = this.byCluster.get(cluster);
     if (!metrics) this.byCluster.set(cluster, (metrics = new Map<Removable, Map<string, Labels>>()));
     let series = metrics.get(metric);
     if (!series) metrics.set(metric, (series = new Map<string, Labels>()));
-    const key = JSON.stringify(labels);
     if (!series.has(key)) series.set(key, labels);
   }
 
@@ -171,7 +174,7 @@ export class PrometheusMetrics implements MetricsRecorder {
     if (this.retired.has(cluster)) return;
     const labels = { cluster, reason };
     this.eventsDropped.inc(labels);
-    this.series.note(cluster, this.eventsDropped, labels);
+    this.series.note(cluster, this.eventsDropped, reason, labels);
   }
 
   reconcileDone(controller: string, cluster: ClusterName, outcome: ReconcileOutcome, seconds: number): void {
@@ -179,14 +182,14 @@ export class PrometheusMetrics implements MetricsRecorder {
     const base = { controller, cluster };
     const withResult = { ...base, result: outcome };
     this.reconcileTotal.inc(withResult);
-    this.series.note(cluster, this.reconcileTotal, withResult);
+    this.series.note(cluster, this.reconcileTotal, `${controller}\u0000${outcome}`, withResult);
     if (errorOutcomes.has(outcome)) {
       this.reconcileErrors.inc(base);
-      this.series.note(cluster, this.reconcileErrors, base);
+      this.series.note(cluster, this.reconcileErrors, controller, base);
     }
     if (Number.isFinite(seconds) && seconds >= 0) {
       this.reconcileTime.observe(base, seconds);
-      this.series.note(cluster, this.reconcileTime, base);
+      this.series.note(cluster, this.reconcileTime, controller, base);
     }
   }
 
@@ -198,14 +201,14 @@ export class PrometheusMetrics implements MetricsRecorder {
     if (this.retired.has(cluster)) return;
     const labels = { name: queue, cluster };
     this.queueAdds.inc(labels);
-    this.series.note(cluster, this.queueAdds, labels);
+    this.series.note(cluster, this.queueAdds, queue, labels);
   }
 
   queueDepth(queue: string, cluster: ClusterName, depth: number): void {
     if (this.retired.has(cluster)) return;
     const labels = { name: queue, cluster };
     this.depth.set(labels, depth);
-    this.series.note(cluster, this.depth, labels);
+    this.series.note(cluster, this.depth, queue, labels);
   }
 
   queueLatency(queue: string, cluster: ClusterName, seconds: number): void {
@@ -213,14 +216,14 @@ export class PrometheusMetrics implements MetricsRecorder {
     if (!Number.isFinite(seconds) || seconds < 0) return;
     const labels = { name: queue, cluster };
     this.queueDuration.observe(labels, seconds);
-    this.series.note(cluster, this.queueDuration, labels);
+    this.series.note(cluster, this.queueDuration, queue, labels);
   }
 
   queueRetry(queue: string, cluster: ClusterName): void {
     if (this.retired.has(cluster)) return;
     const labels = { name: queue, cluster };
     this.retries.inc(labels);
-    this.series.note(cluster, this.retries, labels);
+    this.series.note(cluster, this.retries, queue, labels);
   }
 
   informerState(cluster: ClusterName, kind: string, watching: boolean, failures: number): void {
@@ -228,15 +231,15 @@ export class PrometheusMetrics implements MetricsRecorder {
     const labels = { cluster, kind };
     this.informerWatching.set(labels, watching ? 1 : 0);
     this.informerFailures.set(labels, failures);
-    this.series.note(cluster, this.informerWatching, labels);
-    this.series.note(cluster, this.informerFailures, labels);
+    this.series.note(cluster, this.informerWatching, kind, labels);
+    this.series.note(cluster, this.informerFailures, kind, labels);
   }
 
   clusterReachable(cluster: ClusterName, reachable: boolean): void {
     if (this.retired.has(cluster)) return;
     const labels = { cluster };
     this.reachable.set(labels, reachable ? 1 : 0);
-    this.series.note(cluster, this.reachable, labels);
+    this.series.note(cluster, this.reachable, '', labels);
   }
 
   engagedClusters(owner: string, count: number): void {

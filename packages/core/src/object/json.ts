@@ -21,3 +21,26 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   for (const k of keys) if (!jsonEqual(a[k], b[k])) return false;
   return true;
 }
+
+/**
+ * A deep copy of a JSON value (what the API server sends: objects, arrays, strings, numbers, booleans, null), several
+ * times cheaper than `structuredClone` for the small objects a cache read copies. Anything that is not plain JSON
+ * (a Date or Map a transform added) is copied with `structuredClone`. A `__proto__` key stays an own property.
+ */
+export function cloneJson<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    const out: unknown[] = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = cloneJson(value[i] as unknown);
+    return out as T;
+  }
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== Object.prototype && proto !== null) return structuredClone(value);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const copied = cloneJson((value as Record<string, unknown>)[key]);
+    if (key === '__proto__') Object.defineProperty(out, key, { value: copied, enumerable: true, writable: true, configurable: true });
+    else out[key] = copied;
+  }
+  return out as T;
+}
