@@ -16,7 +16,7 @@ it('copies objects and arrays deeply, sharing nothing, and keeps scalars', () =>
 });
 
 it('copies a frozen object into a mutable one', () => {
-  const frozen = Object.freeze({ a: Object.freeze({ b: 1 }) });
+  const frozen: { a: { b: number } } = Object.freeze({ a: Object.freeze({ b: 1 }) });
   const copy = cloneJson(frozen);
   expect(Object.isFrozen(copy)).toBe(false);
   copy.a.b = 2;
