@@ -267,7 +267,9 @@ export class Controller implements Runnable, Aware {
 
   private async reconcileOne(req: Request): Promise<void> {
     const eng = this.engagements.get(req.clusterName);
-    const abort = linkedAbort(this.runSignal, eng?.signal);
+    // One parent is enough: an engagement ends ('stopped') when the controller stops, as well as when its cluster
+    // goes. The reconcile still gets a signal of its own, so listeners its code leaves behind go with it.
+    const abort = linkedAbort(eng?.signal ?? this.runSignal);
     const log = this.log.with({
       cluster: req.clusterName,
       namespace: req.namespace,

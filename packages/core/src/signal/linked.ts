@@ -18,16 +18,34 @@ export interface LinkedAbort {
 /** A child of `parents` (undefined ones are skipped); aborted at once, with its reason, if one already is. */
 export function linkedAbort(...parents: (AbortSignal | undefined)[]): LinkedAbort {
   const ac = new AbortController();
-  const live = parents.filter((p): p is AbortSignal => p !== undefined);
-  const already = live.find((p) => p.aborted);
-  if (already) {
-    ac.abort(already.reason);
-    return { signal: ac.signal, abort: () => {}, dispose: () => {} };
-  }
-  const unsubscribes = live.map((p) => subscribeAbort(p, () => ac.abort(p.reason)));
-  const dispose = () => {
-    for (const u of unsubscribes.splice(0)) u();
+  // Allocation-light: it runs per request and per reconcile. No listener on the child itself: whatever aborts it
+  // (a parent, or `abort`) unlinks first.
+  let unsubscribes: Array<() => void> | undefined;
+  const dispose = (): void => {
+    const linked = unsubscribes;
+    unsubscribes = undefined;
+    if (linked) for (const unsubscribe of linked) unsubscribe();
   };
-  ac.signal.addEventListener('abort', dispose, { once: true });
-  return { signal: ac.signal, abort: (reason?: unknown) => ac.abort(reason), dispose };
+  for (const parent of parents) {
+    if (parent === undefined) continue;
+    if (parent.aborted) {
+      dispose();
+      ac.abort(parent.reason);
+      return { signal: ac.signal, abort: () => {}, dispose: () => {} };
+    }
+    (unsubscribes ??= []).push(
+      subscribeAbort(parent, () => {
+        dispose();
+        ac.abort(parent.reason);
+      }),
+    );
+  }
+  return {
+    signal: ac.signal,
+    abort: (reason?: unknown) => {
+      dispose();
+      ac.abort(reason);
+    },
+    dispose,
+  };
 }
