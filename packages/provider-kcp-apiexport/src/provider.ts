@@ -20,7 +20,8 @@ import type {
 } from '@multicluster-runtime/core';
 import type { Informer } from '@multicluster-runtime/core/cache';
 import { ClusterNotFoundError, newCluster, silentLogger } from '@multicluster-runtime/core';
-import { ClusterSet, ProviderAlreadyStartedError } from '@multicluster-runtime/core/providers';
+import { ClusterSet, ProviderAlreadyStartedError, describeError } from '@multicluster-runtime/core/providers';
+import type { ClusterStatus } from '@multicluster-runtime/core/providers';
 import { sleep } from '@multicluster-runtime/core/signal';
 import { anyValue, checkOptions, func, nested, positiveMs, rule, withMethods, type Shape } from '@multicluster-runtime/core/options';
 import { Endpoint, bindingIsReady } from './endpoint.js';
@@ -80,6 +81,8 @@ export class ApiExportProvider implements ProviderRunnable {
   /** Per-cluster work runs one at a time, in order. */
   private readonly chains = new Map<string, Promise<void>>();
   private readonly retries = new Map<string, { failures: number; timer?: NodeJS.Timeout }>();
+  /** What became of each logical cluster with a Ready binding: engaging, engaged, or failing (and retried). */
+  private readonly states = new Map<string, ClusterStatus>();
   private aware: Aware | undefined;
   private started = false;
   private stopping = false;
@@ -153,6 +156,20 @@ export class ApiExportProvider implements ProviderRunnable {
   /** Engaged logical clusters, sorted. */
   names(): ClusterName[] {
     return this.clusters.names();
+  }
+
+  /**
+   * Every logical cluster with a Ready binding on a running endpoint: `pending` while it is being engaged, `engaged`,
+   * or `failed` with the reason and the consecutive failures (it is retried with backoff). A cluster whose last Ready
+   * binding went is forgotten. Lets the manager's `fleetReadiness` and `/debug/clusters` see a kcp fleet.
+   */
+  statuses(): Map<ClusterName, ClusterStatus> {
+    return new Map(this.states);
+  }
+
+  /** The status of one logical cluster (see {@link statuses}). */
+  status(name: ClusterName): ClusterStatus | undefined {
+    return this.states.get(name);
   }
 
   /** Endpoint URLs currently running (started successfully), in slice order. */
@@ -263,11 +280,17 @@ export class ApiExportProvider implements ProviderRunnable {
       await this.clusters.remove(cluster);
       this.log.info('logical cluster disengaged', { logicalCluster: cluster });
     }
-    if (!desired || !this.aware) return;
+    if (!desired || !this.aware) {
+      this.states.delete(cluster);
+      return;
+    }
     this.engaged.set(cluster, desired);
+    const failures = this.retries.get(cluster)?.failures ?? 0;
+    this.setState(cluster, 'pending', failures);
     try {
       await this.clusters.add(cluster, desired.view(cluster), this.aware);
       this.retries.delete(cluster);
+      this.setState(cluster, 'engaged', 0);
     } catch (err) {
       if (this.engaged.get(cluster) === desired) this.engaged.delete(cluster);
       if (this.stopping) return;
@@ -277,8 +300,16 @@ export class ApiExportProvider implements ProviderRunnable {
       const delay = this.backoff(retry.failures);
       retry.timer = setTimeout(() => void this.reconcile(cluster), delay);
       this.retries.set(cluster, retry);
+      this.setState(cluster, 'failed', retry.failures, describeError(err));
       this.log.error('engaging logical cluster failed; retrying', err, { logicalCluster: cluster, delayMs: delay });
     }
+  }
+
+  private setState(cluster: string, state: ClusterStatus['state'], failures: number, reason?: string): void {
+    if (this.stopping) return;
+    const before = this.states.get(cluster);
+    const since = before?.state === state ? before.since : new Date();
+    this.states.set(cluster, { state, since, failures, ...(reason === undefined ? {} : { reason }) });
   }
 
   private backoff(failures: number): number {
@@ -292,6 +323,7 @@ export class ApiExportProvider implements ProviderRunnable {
     await Promise.all([...this.chains.values()]);
     this.engaged.clear();
     await this.clusters.removeAll();
+    this.states.clear();
     const slots = [...this.slots.values()];
     this.slots.clear();
     await Promise.all(
