@@ -69,6 +69,10 @@ export interface ApiServer {
   close(): Promise<void>;
 }
 
+/**
+ * Starts an in-memory Kubernetes API server over HTTPS on 127.0.0.1, with its own CA and an admin client
+ * certificate; `kubeconfig()` reaches it.
+ */
 export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiServer> {
   const resolved = resolveOptions(opts);
   opts.signal?.throwIfAborted();

@@ -45,6 +45,10 @@ export function capiClusterName(namespace: string, name: string): ClusterName {
   return `${namespace}/${name}`;
 }
 
+/**
+ * Cluster API workload clusters as a fleet: each `Cluster` whose control plane is initialized, named
+ * `<namespace>/<name>`, reached through its `<name>-kubeconfig` Secret.
+ */
 export class CapiProvider extends EngagerProvider {
   private readonly clusterKind: ObjectKind;
   private readonly isReady: ReadinessCheck;

@@ -5,6 +5,9 @@
  */
 import type { KubeObject } from '@multicluster-runtime/core';
 
+/**
+ * The Cluster API versions the provider can watch.
+ */
 export type CapiApiVersion = 'cluster.x-k8s.io/v1beta2' | 'cluster.x-k8s.io/v1beta1';
 
 /** Decides whether a Cluster object should be engaged. */

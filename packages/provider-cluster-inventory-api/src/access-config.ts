@@ -42,6 +42,10 @@ export interface AccessExecConfig {
   installHint?: string;
 }
 
+/**
+ * One entry of the operator's access file: an access provider name, its credential plugin, and what a profile may
+ * add to the plugin's arguments and environment.
+ */
 export interface AccessProviderConfig {
   /** The name profiles list in `status.accessProviders[].name`. */
   name: string;

@@ -19,7 +19,13 @@ export type KubeConfigFactory = () => KubeConfig;
 
 /** KEP 5339's reserved extensions, and SIG Auth's key for data handed to the plugin as `spec.cluster.config`. */
 export const additionalArgsExtension = 'clusterprofiles.multicluster.x-k8s.io/exec/additional-args';
+/**
+ * KEP 5339's extension carrying extra plugin environment variables (a map of names to values).
+ */
 export const additionalEnvsExtension = 'clusterprofiles.multicluster.x-k8s.io/exec/additional-envs';
+/**
+ * SIG Auth's cluster extension whose content reaches the plugin as `spec.cluster.config`.
+ */
 export const execExtension = 'client.authentication.k8s.io/exec';
 
 const maxArgs = 64;

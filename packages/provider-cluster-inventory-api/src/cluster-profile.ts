@@ -5,6 +5,9 @@
  */
 import { isStatusConditionTrue, type ClusterName, type ConditionLike, type KubeObject, type ObjectKind } from '@multicluster-runtime/core';
 
+/**
+ * The kind the provider watches on the hub.
+ */
 export const clusterProfileKind: ObjectKind = { apiVersion: 'multicluster.x-k8s.io/v1alpha1', kind: 'ClusterProfile' };
 
 /** The condition a cluster manager sets when the member's control plane is healthy. */
@@ -26,6 +29,9 @@ export interface ProfileAccessProvider {
   cluster?: ProfileCluster;
 }
 
+/**
+ * A ClusterProfile as read from the hub (only the fields this provider uses are typed).
+ */
 export interface ClusterProfile extends KubeObject {
   spec?: { displayName?: string; clusterManager?: { name?: string } };
   status?: {

@@ -56,7 +56,13 @@ export interface ClusterProfileProviderOptions extends ClusterConnectionOptions 
   hostCluster?: Cluster;
 }
 
+/**
+ * The label naming the consumer a legacy kubeconfig Secret is for.
+ */
 export const consumerLabel = 'x-k8s.io/cluster-inventory-consumer';
+/**
+ * The label naming the profile a legacy kubeconfig Secret is for.
+ */
 export const profileLabel = 'x-k8s.io/cluster-profile';
 /** The data key of a legacy kubeconfig Secret. */
 export const kubeconfigSecretKey = 'Config';
@@ -68,6 +74,10 @@ interface SecretObject extends KubeObject {
 const secretKind: ObjectKind = { apiVersion: 'v1', kind: 'Secret' };
 const name = 'ClusterProfileProvider';
 
+/**
+ * SIG-Multicluster ClusterProfiles as a fleet: each healthy profile, named `<namespace>/<name>`, reached through the
+ * operator's credential plugins (`accessConfig`) or a labelled kubeconfig Secret (`kubeconfigSecrets`).
+ */
 export class ClusterProfileProvider extends EngagerProvider {
   private readonly isReady: ReadinessCheck;
   private readonly selector: LabelSelector;

@@ -68,6 +68,10 @@ interface EndpointSlot {
   timer?: NodeJS.Timeout;
 }
 
+/**
+ * kcp logical clusters bound to an APIExport as a fleet: one member per logical cluster with a Ready APIBinding,
+ * reached through the export's virtual workspace on each shard.
+ */
 export class ApiExportProvider implements ProviderRunnable {
   private readonly clusters: ClusterSet;
   private log: Logger;

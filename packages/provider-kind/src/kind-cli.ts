@@ -6,6 +6,9 @@
 import { execa } from 'execa';
 import { KindCliFailedError, KindCliNotFoundError, KindCliOutputError, KindCliTimeoutError } from './errors.js';
 
+/**
+ * Which `kind` binary runs, with what extra environment, and how long one command may take.
+ */
 export interface KindCliOptions {
   /** Path or name of the kind binary. Default `kind` (looked up on PATH). */
   binary?: string;
@@ -18,6 +21,9 @@ export interface KindCliOptions {
 // kind names clusters after DNS labels (it prefixes container names with them).
 const clusterNamePattern = /^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$/;
 
+/**
+ * The two `kind` commands the provider runs (`get clusters`, `get kubeconfig`), with a timeout each.
+ */
 export class KindCli {
   readonly binary: string;
   private readonly env: Record<string, string>;

@@ -35,6 +35,9 @@ export interface KindPollStatus {
   polls: number;
 }
 
+/**
+ * kind clusters as a fleet, discovered by polling the `kind` CLI (optionally only names with a prefix).
+ */
 export class KindProvider extends EngagerProvider {
   private readonly cli: KindCli;
   private readonly pollIntervalMs: number;

@@ -24,6 +24,9 @@ import type { ClusterName, KubeconfigPolicy, ProviderContext } from '@multiclust
 import type { ClusterConnectionOptions } from '@multicluster-runtime/core/providers';
 import { pathSpec, type PathSpec } from './path-spec.js';
 
+/**
+ * Options of {@link KubeconfigFileProvider}.
+ */
 export interface KubeconfigFileProviderOptions extends ClusterConnectionOptions {
   /** Kubeconfig files, folders (their non-hidden files) and globs (`/etc/fleet/*.kubeconfig`). Relative to the cwd. */
   paths: readonly string[];
@@ -60,6 +63,10 @@ interface TrackedFile {
 
 const defaultMaxBytes = 1024 * 1024;
 
+/**
+ * Kubeconfig files, folders and globs on disk as a fleet: every context of every file is a member named
+ * `<absolute path>+<context>`.
+ */
 export class KubeconfigFileProvider extends EngagerProvider {
   readonly separator: string;
   private readonly debounceMs: number;

@@ -49,6 +49,9 @@ export interface KubeconfigSecretProviderOptions extends ClusterConnectionOption
   hostCluster?: Cluster;
 }
 
+/**
+ * Kubeconfig Secrets on the host as a fleet: every labelled Secret in the namespace is a member named after it.
+ */
 export class KubeconfigSecretProvider extends EngagerProvider {
   readonly namespace: string;
   readonly key: string;

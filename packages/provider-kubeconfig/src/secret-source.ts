@@ -10,6 +10,9 @@ import { Transport } from '@multicluster-runtime/core/client';
 import type { Cluster, KubeObject, LabelSelector, Logger, ObjectKind } from '@multicluster-runtime/core';
 import type { Informer } from '@multicluster-runtime/core/cache';
 
+/**
+ * How Secrets are watched: a watch of the one namespace, or the host cache (cluster-wide Secret access).
+ */
 export type SecretWatchMode = 'namespace' | 'host-cache';
 
 export interface SecretObject extends KubeObject {

@@ -59,6 +59,9 @@ export interface MiloProviderOptions extends ClusterConnectionOptions {
   labelSelector?: string | Readonly<Record<string, string>>;
 }
 
+/**
+ * Milo projects as a fleet: each Ready project (or project control plane), reached at its control-plane address.
+ */
 export class MiloProvider extends EngagerProvider {
   readonly mode: MiloMode;
   private readonly selector: LabelSelector;

@@ -5,7 +5,13 @@
  */
 import type { KubeObject, ObjectKind } from '@multicluster-runtime/core';
 
+/**
+ * Milo's Project kind (mode `project`).
+ */
 export const projectKind: ObjectKind = { apiVersion: 'resourcemanager.miloapis.com/v1alpha1', kind: 'Project' };
+/**
+ * Milo's ProjectControlPlane kind (mode `projectControlPlane`).
+ */
 export const projectControlPlaneKind: ObjectKind = { apiVersion: 'infrastructure.miloapis.com/v1alpha1', kind: 'ProjectControlPlane' };
 
 /** `project` watches Projects on Milo's API; `projectControlPlane` watches ProjectControlPlanes on the infra cluster. */

@@ -55,6 +55,10 @@ interface Run {
   readonly context: ProviderContext;
 }
 
+/**
+ * Several providers as one fleet: each member provider's clusters are named `<provider><separator><cluster>`;
+ * providers can be added and removed while it runs.
+ */
 export class MultiProvider implements ProviderRunnable {
   readonly separator: string;
   private readonly ownLogger: boolean;
