@@ -4,12 +4,16 @@ import { connectionFingerprint } from '../../kubeconfig/untrusted.js';
 import type { ProviderContext } from '../../multicluster/types.js';
 import { whenAborted } from '../../signal/wait.js';
 import { ClusterEngager } from './cluster-engager.js';
+import type { ClusterConnectionOptions } from './connection-options.js';
 import type { DesiredCluster } from './desired-cluster.js';
 import { EngagerProvider } from './engager-provider.js';
 
 export class ListProvider extends EngagerProvider {
-  constructor(private readonly members: ReadonlyArray<[string, KubeConfig]>) {
-    super('ListProvider', new ClusterEngager('list', { probeTimeoutMs: 3_000, retry: { initialMs: 60_000, maxMs: 60_000 } }));
+  constructor(
+    private readonly members: ReadonlyArray<[string, KubeConfig]>,
+    options: ClusterConnectionOptions = {},
+  ) {
+    super('ListProvider', new ClusterEngager('list', { probeTimeoutMs: 3_000, retry: { initialMs: 60_000, maxMs: 60_000 }, ...options }));
   }
 
   protected async discover(signal: AbortSignal, context: ProviderContext): Promise<void> {
