@@ -5,6 +5,9 @@
  */
 
 export const WILDCARD = '*';
+/**
+ * The annotation kcp sets on every object: the logical cluster it lives in.
+ */
 export const KCP_CLUSTER_ANNOTATION = 'kcp.io/cluster';
 
 const NAME = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;

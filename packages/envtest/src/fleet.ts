@@ -4,6 +4,9 @@ import { startApiServer } from './api-server.js';
 import type { ApiServerOptions } from './server/options.js';
 import { InvalidOptionsError } from './errors.js';
 
+/**
+ * Several in-memory servers started together; `close()` stops them all.
+ */
 export interface Fleet {
   readonly servers: readonly ApiServer[];
   close(): Promise<void>;

@@ -7,6 +7,9 @@ import type { TLSSocket } from 'node:tls';
 import { InvalidOptionsError } from '../errors.js';
 import { checkTokenUser, type TokenUser } from './token-user.js';
 
+/**
+ * The authenticated caller of a request: user name, uid and groups.
+ */
 export interface UserInfo {
   readonly name: string;
   readonly uid?: string;

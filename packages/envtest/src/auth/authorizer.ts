@@ -7,6 +7,9 @@ import { forbidden } from '../api/status-error.js';
 import type { StatusError } from '../api/status-error.js';
 import type { UserInfo } from './authenticator.js';
 
+/**
+ * What a request asks to do, as an {@link Authorizer} sees it (kube-apiserver's authorization attributes).
+ */
 export interface AuthorizationAttributes {
   readonly user: UserInfo;
   readonly verb: string;
@@ -20,6 +23,9 @@ export interface AuthorizationAttributes {
   readonly cluster: string | undefined;
 }
 
+/**
+ * Decides whether a request is allowed; a refusal is answered 403 Forbidden, as RBAC would.
+ */
 export type Authorizer = (attributes: AuthorizationAttributes) => boolean;
 
 export function forbiddenFor(a: AuthorizationAttributes): StatusError {

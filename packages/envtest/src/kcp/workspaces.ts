@@ -5,6 +5,9 @@
 import { createHash } from 'node:crypto';
 import { KcpFixtureError } from './errors.js';
 
+/**
+ * A workspace of the fake kcp: its path, logical cluster name and shard.
+ */
 export interface Workspace {
   /** The logical cluster name: what `kcp.io/cluster` annotations and `/clusters/<name>` URLs carry. */
   readonly name: string;

@@ -12,6 +12,9 @@ import { ManagedProcess } from './managed-process.js';
 import { freeLoopbackPort } from './ports.js';
 import { waitUntil } from './wait-until.js';
 
+/**
+ * kube-apiserver's `--authorization-mode`: real RBAC (the default), or everything allowed.
+ */
 export type AuthorizationMode = 'RBAC' | 'AlwaysAllow';
 
 export interface KubeApiServerOptions {

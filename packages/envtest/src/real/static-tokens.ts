@@ -4,6 +4,9 @@
  */
 import { TestEnvironmentOptionsError } from './errors.js';
 
+/**
+ * A bearer token the real kube-apiserver accepts from the start, and the user it authenticates.
+ */
 export interface StaticToken {
   readonly token: string;
   readonly user: string;

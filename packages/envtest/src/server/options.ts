@@ -3,6 +3,9 @@ import type { TokenUser } from '../auth/token-user.js';
 import type { Authorizer } from '../auth/authorizer.js';
 import { InvalidOptionsError } from '../errors.js';
 
+/**
+ * Options of {@link startApiServer}: address, name, watch history and timeouts, tokens, authorization.
+ */
 export interface ApiServerOptions {
   /** Port to listen on (default 0: a free port). restart() reuses the port actually bound. */
   port?: number;
@@ -43,6 +46,9 @@ export interface PathMount {
   resolve(path: string): MountedPath | undefined;
 }
 
+/**
+ * Where a mounted request goes: a logical cluster and the API path inside it.
+ */
 export interface MountedPath {
   /** The logical cluster, or '*' for all of them (list and watch only). */
   cluster: string;

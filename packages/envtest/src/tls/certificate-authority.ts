@@ -29,12 +29,18 @@ export interface CertificateAuthority extends KeyPairPem {
   readonly signingKey: CryptoKey;
 }
 
+/**
+ * Options of {@link createCertificateAuthority}.
+ */
 export interface CertificateAuthorityOptions {
   commonName?: string;
   /** Validity in days (default 365). */
   validityDays?: number;
 }
 
+/**
+ * Options of {@link issueServerCertificate}: the names and addresses the certificate is valid for.
+ */
 export interface ServerCertificateOptions {
   commonName?: string;
   /** Default: ['127.0.0.1', '::1']. */
@@ -44,6 +50,9 @@ export interface ServerCertificateOptions {
   validityDays?: number;
 }
 
+/**
+ * Options of {@link issueClientCertificate}: the Kubernetes user (CN) and groups (O) it authenticates as.
+ */
 export interface ClientCertificateOptions {
   /** The Kubernetes user name. */
   commonName: string;
@@ -52,6 +61,9 @@ export interface ClientCertificateOptions {
   validityDays?: number;
 }
 
+/**
+ * A new self-signed certificate authority (ECDSA P-256), for servers and clients of a test.
+ */
 export async function createCertificateAuthority(opts: CertificateAuthorityOptions = {}): Promise<CertificateAuthority> {
   try {
     const keys = await generateKeys();
@@ -78,6 +90,9 @@ export async function createCertificateAuthority(opts: CertificateAuthorityOptio
   }
 }
 
+/**
+ * A server certificate signed by `ca` (default: 127.0.0.1, ::1 and localhost), for webhook servers in tests.
+ */
 export async function issueServerCertificate(ca: CertificateAuthority, opts: ServerCertificateOptions = {}): Promise<KeyPairPem> {
   const names: x509.JsonGeneralName[] = [
     ...(opts.ipAddresses ?? ['127.0.0.1', '::1']).map((value) => ({ type: 'ip' as const, value })),
@@ -89,6 +104,9 @@ export async function issueServerCertificate(ca: CertificateAuthority, opts: Ser
   ]);
 }
 
+/**
+ * A client certificate signed by `ca`, which the in-memory server accepts as user CN in groups O.
+ */
 export async function issueClientCertificate(ca: CertificateAuthority, opts: ClientCertificateOptions): Promise<KeyPairPem> {
   if (!opts.commonName) throw new CertificateError('a client certificate needs a commonName (the user name)');
   const subject: x509.JsonName = [{ CN: [opts.commonName] }];
