@@ -5,12 +5,21 @@
  */
 import type { KubeObject } from '@multicluster-runtime/core';
 
+/**
+ * kcp's annotation naming the logical cluster an object lives in.
+ */
 export const CLUSTER_ANNOTATION = 'kcp.io/cluster';
+/**
+ * kcp's annotation carrying a workspace's path (`root:org:ws`).
+ */
 export const PATH_ANNOTATION = 'kcp.io/path';
 
 /** The field the wildcard caches index every kind by, so one cluster's reads never scan the others. */
 export const CLUSTER_FIELD = 'kcp.io/cluster';
 
+/**
+ * The logical cluster an object from a wildcard view belongs to ('' when it carries no annotation).
+ */
 export function logicalClusterOf(obj: KubeObject): string {
   return obj.metadata.annotations?.[CLUSTER_ANNOTATION] ?? '';
 }

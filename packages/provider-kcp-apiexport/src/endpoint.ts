@@ -13,6 +13,9 @@ import { LogicalCluster } from './logical-cluster.js';
 import { prefixedTransport } from './prefixed-transport.js';
 import { WildcardCache } from './wildcard-cache.js';
 
+/**
+ * kcp's APIBinding kind: a Ready binding to the export makes its logical cluster a member.
+ */
 export const API_BINDING: ObjectKind = { apiVersion: 'apis.kcp.io/v1alpha1', kind: 'APIBinding' };
 
 /** Ready=True in status.conditions: what upstream's default filter checks (kcp-dev/multicluster-provider#87). */

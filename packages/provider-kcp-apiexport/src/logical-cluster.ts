@@ -13,6 +13,10 @@ import type { PrefixedTransport } from './prefixed-transport.js';
 import { ScopedCache } from './scoped-cache.js';
 import type { WildcardCache } from './wildcard-cache.js';
 
+/**
+ * One engaged logical cluster: a Cluster whose reads come from its endpoint's shared wildcard cache, filtered to
+ * it, and whose writes go to `/clusters/<name>` on the endpoint.
+ */
 export class LogicalCluster implements Cluster {
   readonly client: Client;
   readonly apiReader: ApiClient;

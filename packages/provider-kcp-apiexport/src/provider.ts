@@ -27,6 +27,9 @@ import { anyValue, checkOptions, func, nested, positiveMs, rule, withMethods, ty
 import { Endpoint, bindingIsReady } from './endpoint.js';
 import { ApiExportProviderConfigError } from './errors.js';
 
+/**
+ * kcp's APIExportEndpointSlice kind: the virtual-workspace URLs (one per shard) the provider follows.
+ */
 export const API_EXPORT_ENDPOINT_SLICE: ObjectKind = { apiVersion: 'apis.kcp.io/v1alpha1', kind: 'APIExportEndpointSlice' };
 
 export interface ApiExportProviderOptions {

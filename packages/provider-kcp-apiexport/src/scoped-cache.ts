@@ -64,6 +64,9 @@ class ScopedInformer<T extends KubeObject> implements Informer<T> {
   }
 }
 
+/**
+ * One logical cluster's view of an endpoint's shared wildcard cache: reads and lists see only its objects.
+ */
 export class ScopedCache implements Cache {
   /** @internal Made by LogicalCluster over the provider's shared wildcard cache. */
   constructor(

@@ -5,6 +5,9 @@
 import { labelValueProblem, qualifiedNameProblem } from '../names.js';
 import { LabelSelectorError } from './errors.js';
 
+/**
+ * The operator of one label requirement, as the selector grammar writes it.
+ */
 export type LabelOperator = '=' | '!=' | 'in' | 'notin' | 'exists' | '!' | '>' | '<';
 
 /** A validated requirement. `values` is sorted and deduplicated; it is empty for `exists` and `!`. */

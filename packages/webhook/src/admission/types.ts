@@ -4,7 +4,13 @@
  */
 import type { GroupVersionKind, KubeObject } from '@multicluster-runtime/core';
 
+/**
+ * The AdmissionReview API version the server speaks.
+ */
 export const ADMISSION_API_VERSION = 'admission.k8s.io/v1';
+/**
+ * The kind of an admission request and response.
+ */
 export const ADMISSION_REVIEW_KIND = 'AdmissionReview';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';

@@ -15,7 +15,13 @@ export const CLUSTER_PATH_PREFIX = '/clusters/';
 export const KCP_CLUSTER_ANNOTATION = 'kcp.io/cluster';
 /** Milo's user-extra keys, set by Milo's API server for requests through a project control plane. */
 export const MILO_PARENT_NAME_EXTRA = 'iam.miloapis.com/parent-name';
+/**
+ * Milo's user-extra key for the kind of the parent (Project) of a request.
+ */
 export const MILO_PARENT_TYPE_EXTRA = 'iam.miloapis.com/parent-type';
+/**
+ * Milo's user-extra key for the API group of the parent of a request.
+ */
 export const MILO_PARENT_API_GROUP_EXTRA = 'iam.miloapis.com/parent-api-group';
 const MILO_PROJECT_GROUP = 'resourcemanager.miloapis.com';
 

@@ -38,6 +38,10 @@ export interface KeeperManager {
   readonly logger?: Logger;
 }
 
+/**
+ * Writes each engaged member's Validating/MutatingWebhookConfiguration (its URL and the CA to trust) and keeps it
+ * current as the CA rotates.
+ */
 export class WebhookConfigurationKeeper {
   readonly name = 'webhook-configuration-keeper';
   private readonly options: CheckedKeeperOptions;

@@ -3,6 +3,9 @@ import type { KubeObject, Logger } from '@multicluster-runtime/core';
 import { WebhookOptionsError } from '../errors.js';
 import type { WebhookConfigurationSpec, WebhookSpec } from './types.js';
 
+/**
+ * Options of {@link WebhookConfigurationKeeper}: the server's URL, the configurations to write and the CA file.
+ */
 export interface KeeperOptions {
   /** The server's base URL as members reach it, e.g. "https://webhooks.example.com:9443". */
   url: string;

@@ -8,6 +8,9 @@ export interface LabelSelectorObject {
   matchExpressions?: { key: string; operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist'; values?: string[] }[];
 }
 
+/**
+ * Which operations on which resources a webhook is called for (admissionregistration.k8s.io's RuleWithOperations).
+ */
 export interface RuleWithOperations {
   operations: readonly ('CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT' | '*')[];
   apiGroups: readonly string[];
@@ -16,6 +19,9 @@ export interface RuleWithOperations {
   scope?: 'Cluster' | 'Namespaced' | '*';
 }
 
+/**
+ * One webhook of a configuration: its path on the server, the rules it serves and its policies.
+ */
 export interface WebhookSpec {
   /** The webhook's name in the configuration: a fully qualified name such as "vwidget.example.com". */
   name: string;
@@ -37,6 +43,9 @@ export interface WebhookSpec {
   matchConditions?: { name: string; expression: string }[];
 }
 
+/**
+ * A Validating or MutatingWebhookConfiguration to write into every member.
+ */
 export interface WebhookConfigurationSpec {
   /** metadata.name of the configuration in every member. */
   name: string;

@@ -77,6 +77,9 @@ export interface Validator<T extends KubeObject = KubeObject> {
 /** What a throwing or timed-out handler answers: Fail denies (fail closed), Ignore allows with a warning (fail open). */
 export type FailurePolicy = 'Fail' | 'Ignore';
 
+/**
+ * One webhook's name in metrics and logs, and how it answers when its handler fails or is too slow.
+ */
 export interface WebhookOptions {
   /** Name in metrics and logs. Default: the path it is registered under. */
   name?: string;

@@ -6,7 +6,13 @@
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
+/**
+ * The outcome of one review.
+ */
 export type ReviewResult = 'allowed' | 'denied' | 'error';
+/**
+ * How a handler failed: it threw, or it did not answer in time.
+ */
 export type HandlerFailure = 'error' | 'timeout';
 /** Why a request was answered before any handler ran. */
 export type RejectReason = 'bad_request' | 'too_large' | 'unknown_cluster' | 'cluster_conflict' | 'not_found' | 'shutting_down';
@@ -28,6 +34,9 @@ export function registryOf(metrics: unknown): RegistryLike | undefined {
   return r && typeof r.registerMetric === 'function' && typeof r.getSingleMetric === 'function' ? (r as RegistryLike) : undefined;
 }
 
+/**
+ * The webhook server's Prometheus series (`mcr_webhook_*`), recorded into the manager's registry when it has one.
+ */
 export class WebhookMetrics {
   private readonly requests: Counter<'webhook' | 'cluster' | 'result'>;
   private readonly latency: Histogram<'webhook' | 'cluster'>;

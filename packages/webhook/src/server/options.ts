@@ -4,6 +4,9 @@ import type { ClusterSource } from '../cluster/resolve.js';
 import { WebhookOptionsError } from '../errors.js';
 import type { RegistryLike } from '../metrics/webhook-metrics.js';
 
+/**
+ * Options of {@link WebhookServer}: address, certificate files, how members are told apart, limits and metrics.
+ */
 export interface WebhookServerOptions {
   /** PEM serving certificate (with its chain) and private key; re-read when they change. */
   certFile: string;

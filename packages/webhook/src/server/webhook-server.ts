@@ -42,6 +42,10 @@ interface Registered {
   readonly webhook: AdmissionWebhook;
 }
 
+/**
+ * One HTTPS admission webhook server for the whole fleet: it finds the member each AdmissionReview comes from (a
+ * `/clusters/<name>` path, kcp's annotation or Milo's user extras), and hands the handler that member's cluster.
+ */
 export class WebhookServer {
   readonly name = 'webhook-server';
   readonly needLeaderElection = false;
