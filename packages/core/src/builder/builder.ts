@@ -42,6 +42,11 @@ interface WatchSpec {
   readonly options: WatchOptions;
 }
 
+/**
+ * Builds a controller and registers it with the manager (controller-runtime's builder): `for` the kind it
+ * reconciles, `owns` kinds whose owner it enqueues, `watches` anything else, `complete` with the reconciler.
+ * Get one from {@link controllerManagedBy}.
+ */
 export class Builder {
   private name: string | undefined;
   private forSpec: { objectKind: ObjectKind; options: WatchOptions } | undefined;
@@ -99,6 +104,7 @@ export class Builder {
     return this;
   }
 
+  /** Controller options (workers, rate limiter, cache-sync timeout, …); merged over earlier calls. */
   withOptions(options: BuilderControllerOptions): this {
     this.controllerOptions = { ...this.controllerOptions, ...options };
     return this;

@@ -69,6 +69,7 @@ export interface PatchOptions extends WriteOptions {
   subresource?: 'status';
 }
 
+/** Options of a delete: propagation to dependents, grace period, and preconditions on uid or resourceVersion. */
 export interface DeleteOptions extends RequestOptions {
   propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
   gracePeriodSeconds?: number;
@@ -79,16 +80,19 @@ export interface DeleteOptions extends RequestOptions {
 export interface Reader {
   /** The object, or an ApiError with reason NotFound. */
   get<T extends KubeObjectLike = KubeObject>(kind: ObjectKind, key: ObjectKey, options?: RequestOptions): Promise<T>;
+  /** The objects of a kind (in a namespace, matching selectors); from the cache, a consistent snapshot of it. */
   list<T extends KubeObjectLike = KubeObject>(kind: ObjectKind, options?: ListOptions): Promise<ObjectList<T>>;
 }
 
 /** Writes objects. Objects carry their own apiVersion and kind. */
 export interface Writer {
+  /** Creates the object (409 AlreadyExists if it exists); resolves with it as stored. */
   create<T extends KubeObjectLike>(obj: T, options?: WriteOptions): Promise<T>;
   /** Replaces the object; its `metadata.resourceVersion` makes this a compare-and-swap (409 Conflict when stale). */
   update<T extends KubeObjectLike>(obj: T, options?: WriteOptions): Promise<T>;
   /** Replaces the status subresource only. */
   updateStatus<T extends KubeObjectLike>(obj: T, options?: WriteOptions): Promise<T>;
+  /** Patches the object (merge, JSON or strategic merge patch; see `mergeFrom`); resolves with it as stored. */
   patch<T extends KubeObjectLike = KubeObject>(kind: ObjectKind, key: ObjectKey, patch: Patch, options?: PatchOptions): Promise<T>;
   /** Server-side apply of a (partial) object; `fieldManager` is required. */
   apply<T extends KubeObjectLike>(obj: T, options: PatchOptions & { fieldManager: string }): Promise<T>;
@@ -96,6 +100,7 @@ export interface Writer {
   delete(kind: ObjectKind, key: ObjectKey, options?: DeleteOptions): Promise<void>;
 }
 
+/** Reads and writes objects of one cluster (controller-runtime's `client.Client`). */
 export interface Client extends Reader, Writer {}
 
 /** How a kind is served. */

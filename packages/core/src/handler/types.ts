@@ -45,8 +45,12 @@ export interface RequestQueue {
 
 /** Maps events to requests. Missing callbacks ignore that event type. Callbacks must not block. */
 export interface EventHandler<T extends KubeObjectLike = KubeObject> {
+  /** An object appeared (also each object of the initial list): enqueue the requests it maps to. */
   create?(event: CreateEvent<T>, queue: RequestQueue): void;
+  /** An object changed: `event.objectOld` and `event.objectNew`. */
   update?(event: UpdateEvent<T>, queue: RequestQueue): void;
+  /** An object went (`deleteStateUnknown` when the informer missed the deletion and learned it from a relist). */
   delete?(event: DeleteEvent<T>, queue: RequestQueue): void;
+  /** An event from a source that is not an informer (a channel, a timer). */
   generic?(event: GenericEvent<T>, queue: RequestQueue): void;
 }

@@ -12,9 +12,13 @@ export type LogFields = Record<string, unknown>;
  * Structured logging: a message plus fields, at four levels; `with(fields)` adds fields to every later record.
  */
 export interface Logger {
+  /** Detail for whoever debugs (hidden at the default level). */
   debug(msg: string, fields?: LogFields): void;
+  /** Something an operator may want to know happened. */
   info(msg: string, fields?: LogFields): void;
+  /** Something went wrong and is being handled (retried, skipped). */
   warn(msg: string, fields?: LogFields): void;
+  /** Something failed; `err` is logged by name and message. */
   error(msg: string, err?: unknown, fields?: LogFields): void;
   /** A logger that adds `fields` to every record. */
   with(fields: LogFields): Logger;

@@ -13,6 +13,7 @@ import type { Aware, Provider } from '../multicluster/types.js';
 
 /** Something the manager runs until its signal aborts. */
 export interface Runnable {
+  /** Runs until `signal` aborts; a rejection stops the manager. */
   start(signal: AbortSignal): Promise<void>;
   /** Runs only on the elected leader when leader election is on. Default true (as controller-runtime). */
   readonly needLeaderElection?: boolean;
@@ -43,9 +44,11 @@ export interface Manager extends Aware {
   getCluster(name: ClusterName, signal?: AbortSignal): Promise<Cluster>;
   /** The cluster named by a reconcile context. */
   clusterFromContext(ctx: ClusterContext): Promise<Cluster>;
+  /** The local cluster "" (the one the manager's kubeconfig points at). */
   getLocalCluster(): Cluster;
   /** The local cluster's event recorder for `reportingController` (controller-runtime's `mgr.GetEventRecorderFor`). */
   getEventRecorderFor(reportingController: string): EventRecorder;
+  /** The provider the manager was made with, if any. */
   getProvider(): Provider | undefined;
   /** Indexes fields on the local cluster and on every provider cluster, present and future. */
   getFieldIndexer(): FieldIndexer;

@@ -7,8 +7,12 @@ import type { KubeObject, KubeObjectLike } from '../object/types.js';
  * returns false to drop the event.
  */
 export interface Predicate<T extends KubeObjectLike = KubeObject> {
+  /** False drops a create event. Absent: kept. */
   create?(event: CreateEvent<T>): boolean;
+  /** False drops an update event. Absent: kept. */
   update?(event: UpdateEvent<T>): boolean;
+  /** False drops a delete event. Absent: kept. */
   delete?(event: DeleteEvent<T>): boolean;
+  /** False drops a generic event. Absent: kept. */
   generic?(event: GenericEvent<T>): boolean;
 }

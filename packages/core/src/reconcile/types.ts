@@ -34,6 +34,7 @@ export interface ReconcileContext {
  * The object form of a reconciler (controller-runtime's `reconcile.Reconciler`); a plain ReconcileFunc works too.
  */
 export interface Reconciler {
+  /** Brings the cluster's state for `req` to what it should be; throw (or return `requeue`) to be called again. */
   reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void>;
 }
 
