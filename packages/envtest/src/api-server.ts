@@ -5,7 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import type { Server } from 'node:https';
 import { createServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { StatusError, expired, internalError } from './api/status-error.js';
 import type { TokenUser } from './auth/token-user.js';
 import type { Authorizer } from './auth/authorizer.js';
@@ -28,6 +28,8 @@ export interface ApiServerStats {
   connections: number;
   requests: number;
   openWatches: number;
+  /** TCP connections open now, also those still in their TLS handshake. */
+  tcpConnections: number;
 }
 
 export interface ApiServerFaults {
@@ -91,6 +93,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
 
 class InMemoryApiServer implements ApiServer {
   private server: Server | undefined;
+  private readonly sockets = new Set<Socket>();
   private boundPort = 0;
   private closed = false;
   readonly faults: ApiServerFaults;
@@ -147,7 +150,7 @@ class InMemoryApiServer implements ApiServer {
   }
 
   stats(): ApiServerStats {
-    return { ...this.state.counters, openWatches: this.state.watches.size };
+    return { ...this.state.counters, openWatches: this.state.watches.size, tcpConnections: this.sockets.size };
   }
 
   addMount(mount: PathMount): () => void {
@@ -170,6 +173,13 @@ class InMemoryApiServer implements ApiServer {
     const { server: cert, ca } = this.credentials;
     const server = createServer({ key: cert.keyPem, cert: cert.certPem, ca: [ca.certPem], requestCert: true, rejectUnauthorized: false });
     server.on('secureConnection', () => this.state.counters.connections++);
+    // Every TCP socket, also one still in its TLS handshake, which closeAllConnections() does not know: stop() ends
+    // them all, so it never waits for a client's keep-alive to give up on a connection made as the server stopped.
+    const sockets = this.sockets;
+    server.on('connection', (socket: Socket) => {
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+    });
     server.on('request', (req, res) => void handleRequest(this.state, req, res, `127.0.0.1:${this.boundPort}`));
     server.on('clientError', (_err, socket) => socket.destroy());
     server.on('tlsClientError', () => {});
@@ -203,6 +213,8 @@ class InMemoryApiServer implements ApiServer {
     this.state.abortRequests();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeAllConnections();
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
     await closed;
   }
 

@@ -1,4 +1,6 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { once } from 'node:events';
+import { connect } from 'node:net';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { KubeHttpClient } from '../conformance/http-client.js';
 import type { ApiServer } from '../api-server.js';
 import { startApiServer } from '../api-server.js';
@@ -44,6 +46,19 @@ describe('ApiServer lifecycle', () => {
     await w.waitForEnd(5000);
     expect(server.stats().openWatches).toBe(0);
   });
+
+  test('stop() ends a connection still in its TLS handshake instead of waiting for the client to give up', async () => {
+    const { server } = await start();
+    // A client that connected but has not sent its ClientHello yet (a request racing the stop): an HTTP server's
+    // closeAllConnections() does not know such a socket, and close() would wait for it as long as the client keeps it.
+    const socket = connect(server.port, '127.0.0.1');
+    await once(socket, 'connect');
+    await vi.waitFor(() => expect(server.stats().tcpConnections).toBeGreaterThan(0));
+    const closed = once(socket, 'close');
+    await server.stop();
+    await closed;
+    await server.restart();
+  }, 10_000);
 
   test('close() is idempotent and restart() after close() is refused', async () => {
     const { server } = await start();
