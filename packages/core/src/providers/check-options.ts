@@ -11,6 +11,9 @@ import { ProviderConfigError } from './errors.js';
 /** The rule for a provider's `hostCluster` option: a Cluster (core's, or one built with `newCluster`). */
 export const hostClusterRule: Rule = rule('a Cluster', (v) => typeof v === 'object' && v !== null);
 
+/**
+ * Settings of {@link checkProviderOptions}.
+ */
 export interface ProviderOptionsSettings {
   /** Whether the options include the shared ClusterConnectionOptions and `policy`. Default true. */
   connection?: boolean;

@@ -4,6 +4,9 @@
  */
 import type { ClusterName } from '../fleet/cluster-name.js';
 
+/**
+ * Base class of the errors of starting, syncing, indexing and engaging one cluster; names the cluster.
+ */
 export class ClusterLifecycleError extends Error {
   override readonly name: string = 'ClusterLifecycleError';
   constructor(

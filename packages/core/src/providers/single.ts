@@ -13,6 +13,9 @@ import type { ObjectKind } from '../object/types.js';
 import { ClusterSet } from './clusters/cluster-set.js';
 import { ProviderAlreadyStartedError } from './errors.js';
 
+/**
+ * Options of {@link SingleClusterProvider}.
+ */
 export interface SingleClusterProviderOptions {
   /**
    * Start the cluster and wait for its cache before engaging it (default true). Set false when something else

@@ -25,6 +25,9 @@ import {
   IndexFieldError,
 } from '../errors.js';
 
+/**
+ * Options of a ClusterSet: sync timeout, logging, metrics, when to keep a present cluster, and what to do when one is lost.
+ */
 export interface ClusterSetOptions {
   /** How long `add` waits for a new cluster's cache to sync before giving up on it. Default 30 s. */
   waitCacheTimeoutMs?: number;
@@ -46,6 +49,9 @@ export interface ClusterSetOptions {
   onClusterLost?: (name: ClusterName, cluster: Cluster, error: unknown) => void;
 }
 
+/**
+ * Options of one ClusterSet `add`.
+ */
 export interface AddOptions {
   /** Aborts the add (the cluster is stopped and not engaged). The cluster's lifetime is not tied to it. */
   signal?: AbortSignal;

@@ -127,16 +127,25 @@ export class ClusterEngager {
     if (this.run) this.enqueue(slot);
   }
 
+  /**
+   * What became of one cluster the provider was told about, or undefined if none by that name.
+   */
   status(name: ClusterName): ClusterStatus | undefined {
     return this.slots.get(name)?.status;
   }
 
+  /**
+   * Every cluster the provider was told about, with its status.
+   */
   statuses(): Map<ClusterName, ClusterStatus> {
     const out = new Map<ClusterName, ClusterStatus>();
     for (const [name, slot] of this.slots) if (slot.status) out.set(name, slot.status);
     return out;
   }
 
+  /**
+   * The engaged cluster with this name; ClusterNotFoundError otherwise.
+   */
   get(name: ClusterName): Promise<Cluster> {
     return this.set.get(name);
   }
@@ -146,6 +155,9 @@ export class ClusterEngager {
     return this.set.names();
   }
 
+  /**
+   * Registers a field index on every engaged cluster and on every cluster engaged later.
+   */
   indexField(kind: ObjectKind, field: string, extract: IndexerFunc): Promise<void> {
     return this.set.indexField(kind, field, extract);
   }

@@ -24,6 +24,9 @@ export type ClusterState =
   /** Connecting worked but starting, indexing or engaging the cluster failed. Retried with backoff if it may help. */
   | 'failed';
 
+/**
+ * What a provider knows of one cluster: its state, why, since when, how many attempts failed, and its health.
+ */
 export interface ClusterStatus {
   readonly state: ClusterState;
   /** Why the cluster is not engaged, or what was ignored while it stays engaged. */

@@ -17,6 +17,9 @@ import type { HealthCheckOptions } from './health.js';
 /** Builds a cluster for a kubeconfig. The default is core's `newCluster`. */
 export type ClusterFactory = (config: KubeConfig, options: { name: ClusterName; logger: Logger }) => Cluster;
 
+/**
+ * The backoff between connection attempts for a cluster that failed.
+ */
 export interface RetryOptions {
   /** First retry delay. Default 1 s. */
   initialMs?: number;

@@ -11,6 +11,9 @@ import {
 } from '../../kubeconfig/untrusted.js';
 import type { KubeConfig } from '@kubernetes/client-node';
 
+/**
+ * What a provider's source says one cluster should be: gone, engaged over a config, or refused (and why).
+ */
 export type DesiredCluster =
   /** The source is gone: disengage and forget the cluster. */
   | { readonly kind: 'absent' }
@@ -27,8 +30,15 @@ export type DesiredCluster =
       readonly keepEngaged: boolean;
     };
 
+/**
+ * The source is gone: disengage and forget the cluster.
+ */
 export const absentCluster: DesiredCluster = { kind: 'absent' };
 
+/**
+ * The source's content cannot be used (`invalid`) or is refused by policy (`rejected`); `keepEngaged` keeps an
+ * engaged cluster on its last good config.
+ */
 export function refusedCluster(state: 'invalid' | 'rejected', reason: string, keepEngaged = false): DesiredCluster {
   return { kind: 'refused', state, reason, keepEngaged };
 }

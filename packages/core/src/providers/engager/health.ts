@@ -10,6 +10,9 @@ import { sleep } from '../../signal/wait.js';
 import type { ClusterHealth } from './cluster-status.js';
 import { describeError } from './probe.js';
 
+/**
+ * How often, and with what timeout, an engaged cluster's API server is checked.
+ */
 export interface HealthCheckOptions {
   /** Time between checks of an engaged cluster. Default 30 s. */
   intervalMs?: number;

@@ -32,6 +32,9 @@ export async function probeCluster(cluster: Cluster, signal: AbortSignal, timeou
   }
 }
 
+/**
+ * How a failure to connect or engage is reported and whether it is retried (see {@link classifyFailure}).
+ */
 export interface FailureVerdict {
   readonly state: Extract<ClusterState, 'unreachable' | 'unauthorized' | 'failed'>;
   readonly reason: string;

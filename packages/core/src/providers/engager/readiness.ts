@@ -9,6 +9,9 @@ import type { ClusterName } from '../../fleet/cluster-name.js';
 import type { HealthCheck } from '../../healthz/checks.js';
 import type { ClusterStatus } from './cluster-status.js';
 
+/**
+ * How strictly `/readyz` waits for the provider's clusters (see {@link fleetReadinessCheck}).
+ */
 export type FleetReadiness = 'attempted' | 'engaged';
 
 /** Anything that reports cluster statuses: every provider built on EngagerProvider. */
