@@ -21,8 +21,11 @@ export interface FieldIndexer {
 }
 
 /** Callbacks an informer calls for each change. A callback that throws is logged and does not affect others. */
+/** Callbacks for an informer's changes (client-go's ResourceEventHandler); objects are frozen: copy to change. */
 export interface ResourceEventHandler<T extends KubeObject = KubeObject> {
+  /** An object appeared; `isInInitialList` for those of the first list (and the replay a late handler gets). */
   onAdd?(obj: T, isInInitialList: boolean): void;
+  /** An object changed (also on a resync, with the same object twice). */
   onUpdate?(oldObj: T, newObj: T): void;
   /** `stateUnknown` is true when the delete was inferred from a relist, so `obj` is the last state seen. */
   onDelete?(obj: T, stateUnknown: boolean): void;
@@ -39,6 +42,7 @@ export interface Registration {
 /** What an informer is doing: listing for the first time, watching, or retrying after an error. */
 export type InformerPhase = 'pending' | 'listing' | 'watching' | 'backoff' | 'stopped';
 
+/** An informer's state: its phase, whether it synced, its last error and consecutive failures. */
 export interface InformerStatus {
   phase: InformerPhase;
   synced: boolean;
@@ -52,23 +56,29 @@ export interface InformerStatus {
   handlerFailures?: number;
 }
 
+/** One kind's list-and-watch with its store, shared by everything that watches the kind on one cluster. */
 export interface Informer<T extends KubeObject = KubeObject> {
   readonly kind: ObjectKind;
   /** Adds a handler; it first gets onAdd for every object already in the store (isInInitialList true). */
   addEventHandler(handler: ResourceEventHandler<T>, options?: { resyncPeriodMs?: number }): Registration;
+  /** True once the first list is in the store. */
   hasSynced(): boolean;
+  /** What the informer is doing now (see {@link InformerStatus}). */
   status(): InformerStatus;
   /** Snapshot reads from the store. */
   get(namespace: string, name: string): T | undefined;
+  /** Every object in the store (frozen; copy to change). */
   list(): T[];
 }
 
 /** A hold on a shared informer; the informer stops once every holder has released it. */
 export interface InformerLease<T extends KubeObject = KubeObject> {
   readonly informer: Informer<T>;
+  /** Gives the hold back (once); the last release stops the informer. */
   release(): void;
 }
 
+/** Options of getting an informer: the request's signal, and whether to keep metadata only. */
 export interface InformerOptions extends RequestOptions {
   /** Keep only metadata (PartialObjectMetadata) in the store. */
   metadataOnly?: boolean;
