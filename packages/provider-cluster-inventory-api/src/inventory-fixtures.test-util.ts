@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { parseAllDocuments } from 'yaml';
+import { vi } from 'vitest';
 import { KubeConfig } from '@kubernetes/client-node';
 import { newCluster, type Client, type KubeObject } from '@multicluster-runtime/core';
 import type { AccessConfig } from './access-config.js';
@@ -74,16 +75,7 @@ export async function inventoryAssets(timeoutMs = 300_000): Promise<InventoryAss
 /** Creates the CRD and waits until ClusterProfiles are served (a CRD becomes Established asynchronously). */
 export async function installClusterProfileCrd(client: Client, crd: KubeObject): Promise<void> {
   await client.create(crd);
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      await client.list(clusterProfileKind, { namespace: 'default' });
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+  await vi.waitFor(() => client.list(clusterProfileKind, { namespace: 'default' }), { timeout: 30_000 });
 }
 
 export function adminClient(kubeconfig: string, name: string): { client: Client; close: () => Promise<void> } {

@@ -467,6 +467,16 @@ describe.skipIf(missing !== undefined)('ClusterProfileProvider', () => {
     await hubClient.delete(secretKind, { namespace: ns, name: 'two-kc-b' });
     await vi.waitFor(() => expect(mgr.engagedClusters()).toEqual(['fleet/one', 'fleet/two']), { timeout: 20_000 });
     expect(await memberOf(mgr, 'fleet/two')).toBe('2');
+
+    // Relabelled to another profile: the profile it named loses it, the one it names now gains it.
+    const moved = await hubClient.get<KubeObject>(secretKind, { namespace: ns, name: 'one-kc' });
+    await hubClient.update({
+      ...moved,
+      metadata: { ...moved.metadata, labels: { ...moved.metadata.labels, 'x-k8s.io/cluster-profile': 'none' } },
+    });
+    await vi.waitFor(() => expect(mgr.engagedClusters()).toEqual(['fleet/none', 'fleet/two']), { timeout: 20_000 });
+    expect(provider.status('fleet/one')).toMatchObject({ state: 'invalid', reason: expect.stringMatching(/no Secret labelled/) });
+    expect(await memberOf(mgr, 'fleet/none')).toBe('1');
   });
 });
 

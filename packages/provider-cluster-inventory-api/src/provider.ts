@@ -122,12 +122,37 @@ export class ClusterProfileProvider extends EngagerProvider {
     // The hub's own KubeConfig class, so members' configs belong to the same copy of client-node as the caller's.
     const KubeConfigClass = hub.config.constructor as new () => Cluster['config'];
     const newKubeConfig = () => new KubeConfigClass();
+    // Secrets labelled for this consumer, by the profile they name: a profile's lookup is O(1), not a scan of them all.
+    const labelled = new Map<string, Map<string, SecretObject>>();
     const recompute = (namespace: string | undefined, profile: string | undefined): void => {
       if (!namespace || !profile || (this.options.namespace && namespace !== this.options.namespace)) return;
-      const desired = this.desired(profiles.informer.get(namespace, profile), secrets?.informer.list(), newKubeConfig);
+      const forProfile = [...(labelled.get(clusterProfileName(namespace, profile))?.values() ?? [])];
+      const desired = this.desired(profiles.informer.get(namespace, profile), forProfile, newKubeConfig);
       this.engager.wish(clusterProfileName(namespace, profile), desired);
     };
-    const fromSecret = (secret: SecretObject): void => recompute(secret.metadata.namespace, secret.metadata.labels?.[profileLabel]);
+    /** Files `secret` under the profile it names (or removes it); returns that profile, if it names one. */
+    const file = (secret: SecretObject, present: boolean): [string, string] | undefined => {
+      const { namespace, name, labels } = secret.metadata;
+      const profile = labels?.[profileLabel];
+      if (!namespace || !name || !profile || labels?.[consumerLabel] !== this.options.kubeconfigSecrets?.consumerName) return undefined;
+      const key = clusterProfileName(namespace, profile);
+      const byName = labelled.get(key) ?? new Map<string, SecretObject>();
+      if (present) byName.set(name, secret);
+      else byName.delete(name);
+      if (byName.size > 0) labelled.set(key, byName);
+      else labelled.delete(key);
+      return [namespace, profile];
+    };
+    /** Updates the index first, then recomputes each profile concerned once (never from a half-updated index). */
+    const secretChanged = (removed: SecretObject | undefined, added: SecretObject | undefined): void => {
+      const touched = [removed && file(removed, false), added && file(added, true)];
+      const seen = new Set<string>();
+      for (const t of touched) {
+        if (!t || seen.has(t.join('/'))) continue;
+        seen.add(t.join('/'));
+        recompute(t[0], t[1]);
+      }
+    };
     const registrations = [
       profiles.informer.addEventHandler({
         onAdd: (p) => recompute(p.metadata.namespace, p.metadata.name),
@@ -135,7 +160,14 @@ export class ClusterProfileProvider extends EngagerProvider {
         onDelete: (p) => recompute(p.metadata.namespace, p.metadata.name),
       }),
       ...(secrets
-        ? [secrets.informer.addEventHandler({ onAdd: fromSecret, onUpdate: (_o, s) => fromSecret(s), onDelete: fromSecret })]
+        ? [
+            secrets.informer.addEventHandler({
+              onAdd: (s) => secretChanged(undefined, s),
+              // Relabelled to another profile (or consumer): the old profile loses it, the new one gains it.
+              onUpdate: (old, s) => secretChanged(old, s),
+              onDelete: (s) => secretChanged(s, undefined),
+            }),
+          ]
         : []),
     ];
     this.log.info('watching ClusterProfiles', {
@@ -154,11 +186,8 @@ export class ClusterProfileProvider extends EngagerProvider {
     }
   }
 
-  private desired(
-    profile: ClusterProfile | undefined,
-    secrets: SecretObject[] | undefined,
-    newKubeConfig: KubeConfigFactory,
-  ): DesiredCluster {
+  /** `secrets`: those labelled for this consumer and this profile. */
+  private desired(profile: ClusterProfile | undefined, secrets: SecretObject[], newKubeConfig: KubeConfigFactory): DesiredCluster {
     if (!profile || profile.metadata.deletionTimestamp || !this.selector.matches(profile.metadata.labels)) return absentCluster;
     let ready: boolean;
     try {
@@ -171,18 +200,12 @@ export class ClusterProfileProvider extends EngagerProvider {
       return notReadyCluster(this.options.isReady ? 'options.isReady says not ready' : 'the ControlPlaneHealthy condition is not True');
     }
     if (this.access) return accessFor(profile, this.access, newKubeConfig, () => this.warnDeprecated(profile));
-    return this.fromSecret(profile, secrets ?? []);
+    return this.fromSecret(profile, secrets);
   }
 
   private fromSecret(profile: ClusterProfile, secrets: SecretObject[]): DesiredCluster {
     const { consumerName } = this.options.kubeconfigSecrets!;
-    const matching = secrets.filter(
-      (s) =>
-        s.metadata.namespace === profile.metadata.namespace &&
-        !s.metadata.deletionTimestamp &&
-        s.metadata.labels?.[consumerLabel] === consumerName &&
-        s.metadata.labels?.[profileLabel] === profile.metadata.name,
-    );
+    const matching = secrets.filter((s) => !s.metadata.deletionTimestamp);
     const labels = `${consumerLabel}=${consumerName}, ${profileLabel}=${profile.metadata.name}`;
     if (matching.length === 0) return refusedCluster('invalid', `no Secret labelled ${labels}`);
     if (matching.length > 1) {
