@@ -2,9 +2,10 @@
  * `KubeconfigFileProvider`: a fleet described by kubeconfig files on disk. Paths may be files, folders or globs;
  * every context of every file is a cluster named `<absolute path>+<context>`. Files are watched with chokidar; any
  * change triggers a debounced rescan that reloads only files whose content changed, so adds, edits, renames and
- * deletes all converge the same way; a new file that is already complete is loaded at once. The files are untrusted and loaded through core's policy. A file that is
- * half-written or otherwise unusable does not take down healthy clusters: they stay on their last good config
- * until the file is valid again or deleted. A policy rejection (the file now asks for exec, say) does disengage.
+ * deletes all converge the same way; a new file that is already complete is loaded at once. The files are untrusted
+ * and loaded through core's policy. A file that is half-written or otherwise unusable does not take down healthy
+ * clusters: they stay on their last good config until the file is valid again or deleted. A policy rejection (the
+ * file now asks for exec, say) does disengage.
  */
 import { watch, type FSWatcher } from 'chokidar';
 import { readFile, stat } from 'node:fs/promises';

@@ -8,7 +8,7 @@ import { CapiProvider } from '@multicluster-runtime/provider-capi';
 import { ClusterProfileProvider, loadAccessConfigFile } from '@multicluster-runtime/provider-cluster-inventory-api';
 import { KindProvider } from '@multicluster-runtime/provider-kind';
 import { KubeconfigFileProvider } from '@multicluster-runtime/provider-kubeconfig';
-import type { StatusSource } from '@multicluster-runtime/core/providers';
+import { isStatusSource } from '@multicluster-runtime/core/providers';
 import type { DemoArgs } from './args.js';
 import { setupControllers } from './controllers.js';
 import { EmbeddedFleet } from './fleet.js';
@@ -20,10 +20,6 @@ export interface DemoSummary {
   errors: number;
   clusters: number;
   rows: ClusterRow[];
-}
-
-function hasStatuses(provider: Provider): provider is Provider & StatusSource {
-  return typeof (provider as Partial<StatusSource>).statuses === 'function';
 }
 
 function realProvider(source: Exclude<DemoArgs['source'], { kind: 'embedded' }>): Provider {
@@ -77,7 +73,7 @@ export async function runDemo(args: DemoArgs, stop: AbortSignal, out: NodeJS.Wri
   const view = {
     stats,
     engaged: () => mgr.engagedClusters(),
-    ...(hasStatuses(provider) ? { statuses: () => provider.statuses() } : {}),
+    ...(isStatusSource(provider) ? { statuses: () => provider.statuses() } : {}),
     queueDepth: async () => {
       const depth = (await metrics.registry.getSingleMetric('mcr_workqueue_depth')?.get())?.values ?? [];
       return depth.reduce((sum, v) => sum + v.value, 0);

@@ -59,10 +59,8 @@ export interface InformerCacheOptions {
   objectKey?: (obj: KubeObject) => string;
 }
 
-/** Reads may name `metadataOnly` to be served by the metadata-only informer of a kind. */
-/** Options of a cache read: the request's signal, and whether to read the metadata-only informer of the kind. */
+/** Options of a cache read: the request's signal, and `metadataOnly` to read the kind's metadata-only informer. */
 export type CacheReadOptions = RequestOptions & { metadataOnly?: boolean };
-type ReadOptions = CacheReadOptions;
 
 interface Entry {
   readonly key: string;
@@ -144,7 +142,7 @@ export class InformerCache implements Cache {
     }
   }
 
-  async get<T extends KubeObjectLike = KubeObject>(kind: ObjectKind, key: ObjectKey, options: ReadOptions = {}): Promise<T> {
+  async get<T extends KubeObjectLike = KubeObject>(kind: ObjectKind, key: ObjectKey, options: CacheReadOptions = {}): Promise<T> {
     const { informer, mapping } = await this.readable(kind, options);
     const obj = informer.get(mapping.namespaced ? (key.namespace ?? '') : '', key.name);
     if (!obj) throw objectNotFound(mapping, key.name);
@@ -274,7 +272,7 @@ export class InformerCache implements Cache {
    * no watch behind); with no lease, the read starts the informer and keeps it for the cache's life. When the watch
    * that ran the informer ends during the read, the read starts one of its own.
    */
-  private async readable(kind: ObjectKind, options: ReadOptions): Promise<{ informer: SharedInformer; mapping: ResourceMapping }> {
+  private async readable(kind: ObjectKind, options: CacheReadOptions): Promise<{ informer: SharedInformer; mapping: ResourceMapping }> {
     if (this.state === 'new') throw new CacheNotStartedError(kind);
     for (;;) {
       const entry = this.entry(kind, options.metadataOnly ?? false);

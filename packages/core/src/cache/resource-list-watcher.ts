@@ -5,9 +5,8 @@ import { resourcePath } from '../client/paths.js';
 import type { ObjectList, ResourceMapping } from '../client/types.js';
 import { formatApiVersion } from '../object/gvk.js';
 import type { KubeObject } from '../object/types.js';
-import type { ListRequest, ListWatcher, RawWatchEvent, ServerReachability, WatchRequest } from './list-watcher.js';
-
 import type { Query } from '../client/transport-options.js';
+import type { ListRequest, ListWatcher, RawWatchEvent, ServerReachability, WatchRequest } from './list-watcher.js';
 
 /** The part of the client's `Transport` the cache needs; the real Transport satisfies it. */
 export interface CacheTransport {

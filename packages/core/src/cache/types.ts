@@ -20,8 +20,10 @@ export interface FieldIndexer {
   indexField(kind: ObjectKind, field: string, extract: IndexerFunc): Promise<void>;
 }
 
-/** Callbacks an informer calls for each change. A callback that throws is logged and does not affect others. */
-/** Callbacks for an informer's changes (client-go's ResourceEventHandler); objects are frozen: copy to change. */
+/**
+ * Callbacks an informer calls for each change (client-go's ResourceEventHandler). A callback that throws is logged and
+ * does not affect others. Objects are frozen: copy one to change it.
+ */
 export interface ResourceEventHandler<T extends KubeObject = KubeObject> {
   /** An object appeared; `isInInitialList` for those of the first list (and the replay a late handler gets). */
   onAdd?(obj: T, isInInitialList: boolean): void;

@@ -102,3 +102,11 @@ test("the manager's metrics still expose the Prometheus registry they record int
   const mgr = newManager(configOf(host), undefined, { logger: silentLogger, metrics: prometheus });
   expect((mgr.metrics as unknown as { registry: unknown }).registry).toBe(prometheus.registry);
 });
+
+test('the names of disengaged clusters it remembers are bounded: the oldest is let go', () => {
+  const ledger = new FleetLedger(noopMetrics);
+  for (let i = 0; i <= 10_000; i++) ledger.forgetCluster(`gone-${i}`);
+  ledger.reconcileDone('a', 'gone-0', 'success', 0.1); // no longer remembered: recorded again
+  ledger.reconcileDone('a', 'gone-1', 'success', 0.1); // still remembered: dropped
+  expect(ledger.report([], undefined).map((r) => r.name)).toEqual(['gone-0']);
+});

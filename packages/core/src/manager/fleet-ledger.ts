@@ -9,6 +9,9 @@ import type { EventDropReason, MetricsRecorder, ReconcileOutcome } from '../metr
 import type { ClusterStatus } from '../providers/engager/cluster-status.js';
 import type { StatusSource } from '../providers/engager/readiness.js';
 
+/** How many disengaged cluster names are remembered to drop their late writes (oldest forgotten first). */
+const maxForgotten = 10_000;
+
 interface Entry {
   depths: Map<string, number>;
   lastReconcile?: { at: Date; controller: string; outcome: ReconcileOutcome };
@@ -58,7 +61,10 @@ export class FleetLedger implements MetricsRecorder {
 
   forgetCluster(cluster: ClusterName): void {
     this.entries.delete(cluster);
+    this.forgotten.delete(cluster);
     this.forgotten.add(cluster);
+    // Bounded like the Prometheus recorder's: a fleet that churns through names must not grow this for ever.
+    if (this.forgotten.size > maxForgotten) this.forgotten.delete(this.forgotten.values().next().value!);
     this.inner.forgetCluster(cluster);
   }
 

@@ -30,7 +30,7 @@ export { EngagerProvider } from './engager/engager-provider.js';
 export type { ClusterHealth, ClusterState, ClusterStatus, StatusListener } from './engager/cluster-status.js';
 export type { HealthCheckOptions } from './engager/health.js';
 export type { FleetReadiness, StatusSource } from './engager/readiness.js';
-export { fleetReadinessCheck } from './engager/readiness.js';
+export { fleetReadinessCheck, isStatusSource } from './engager/readiness.js';
 export type { DesiredCluster } from './engager/desired-cluster.js';
 export { absentCluster, desiredFromKubeconfig, notReadyCluster, refusedCluster } from './engager/desired-cluster.js';
 export { ProbeTimeoutError, classifyFailure, describeError, probeCluster } from './engager/probe.js';

@@ -19,6 +19,7 @@ export interface StatusSource {
   statuses(): ReadonlyMap<ClusterName, ClusterStatus>;
 }
 
+/** True for a provider (or anything) with a `statuses()` method. */
 export function isStatusSource(value: unknown): value is StatusSource {
   return typeof (value as Partial<StatusSource> | undefined)?.statuses === 'function';
 }
