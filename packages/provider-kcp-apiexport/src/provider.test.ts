@@ -152,13 +152,13 @@ describe('ApiExportProvider against the fake kcp', () => {
     const c = await kcp.createWorkspace('root:consumer-c', { shard: 'two' });
     await kcp.bind(c, { exportPath: 'root:provider', exportName: 'example.com' });
     await expect.poll(() => provider.names(), POLL).toContain(c.name);
-    expect(provider.status(c.name)).toMatchObject({ state: 'engaged', failures: 0 });
+    await expect.poll(() => provider.status(c.name), POLL).toMatchObject({ state: 'engaged', failures: 0 });
     expect([...provider.statuses().keys()].sort()).toEqual([a.name, b.name, c.name].sort());
     expect(provider.status(unbound.name)).toBeUndefined();
     await kcp.unbind(c, 'example.com');
     await expect.poll(() => provider.names(), POLL).not.toContain(c.name);
     expect(aware.history).toContain(`-${c.name}`);
-    expect(provider.status(c.name)).toBeUndefined();
+    await expect.poll(() => provider.status(c.name), POLL).toBeUndefined();
 
     await kcp.unbind(b, 'example.com');
     await expect.poll(() => provider.endpoints(), POLL).toEqual([kcp.endpointUrl('one', providerWs, 'example.com')]);

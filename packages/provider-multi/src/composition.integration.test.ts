@@ -164,7 +164,7 @@ test("members' statuses under composed names reach the manager's fleetReadiness 
     await local.client.create(secret('gamma', members[2]!.kubeconfig()));
     await local.client.create(secret('broken', 'clusters: [unclosed'));
     await expect.poll(() => fleet.status('secrets#gamma')?.state, { timeout: 15_000 }).toBe('engaged');
-    expect(fleet.statuses().get('secrets#broken')?.state).toBe('invalid');
+    await expect.poll(() => fleet.statuses().get('secrets#broken')?.state, { timeout: 15_000 }).toBe('invalid');
     const address = mgr.addresses().healthProbe!;
     const readyz = async () => {
       const res = await fetch(`http://${address}/readyz/fleet`);

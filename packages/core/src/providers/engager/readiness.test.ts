@@ -70,13 +70,15 @@ async function withManager(level: FleetReadiness, run: (address: string) => Prom
 describe('fleetReadiness', () => {
   test("'attempted': not ready while a cluster's first attempt runs, ready once every cluster was tried", async () => {
     await withManager('attempted', async (address) => {
+      // One answer is checked whole: the state it shows lasts only until the silent member's probe times out.
       await vi.waitFor(
-        async () => expect(await readyz(address)).toEqual({ status: 500, body: expect.stringContaining('silent (pending)') }),
-        {
-          timeout: 10_000,
-        },
+        async () =>
+          expect(await readyz(address)).toEqual({
+            status: 500,
+            body: expect.stringMatching(/\[-\]fleet failed: 1 cluster not tried yet: silent \(pending\)/),
+          }),
+        { timeout: 10_000 },
       );
-      expect((await readyz(address)).body).toMatch(/\[-\]fleet failed: 1 cluster not tried yet: silent \(pending\)/);
       // The probe of `silent` times out after 3 s: it has been tried, and the fleet no longer holds readiness back.
       await vi.waitFor(async () => expect(await readyz(address)).toEqual({ status: 200, body: 'ok' }), { timeout: 15_000 });
     });
