@@ -132,7 +132,7 @@ const provider = new CapiProvider({ namespace: env('FLEET_NAMESPACE', namespace)
         env: {},
         mounts: [],
         readme: `Members are the Cluster API \`Cluster\`s in the controller's namespace (\`FLEET_NAMESPACE\` to choose another; move the
-Role in \`deploy/rbac.yaml\` with it) whose control plane is initialized, reached through their \`<cluster>-kubeconfig\` Secrets.`,
+Role in \`deploy/10-rbac.yaml\` with it) whose control plane is initialized, reached through their \`<cluster>-kubeconfig\` Secrets.`,
       };
     case 'cluster-profiles':
       return {
@@ -153,7 +153,7 @@ const provider = new ClusterProfileProvider({
         mounts: [{ volume: 'access', path: '/etc/access', from: { configMap: `${name}-access-config` } }],
         readme: `Members are the healthy \`ClusterProfile\`s in the controller's namespace (\`FLEET_NAMESPACE\` to choose another),
 reached through the credential plugins listed in the access file (\`ACCESS_CONFIG\`, default \`./access-config.json\`;
-in the cluster the ConfigMap \`${name}-access-config\` from \`deploy/access-config.yaml\`). Add your plugin there and to
+in the cluster the ConfigMap \`${name}-access-config\` from \`deploy/10-access-config.yaml\`). Add your plugin there and to
 the image (see the Dockerfile).`,
       };
     case 'kcp':

@@ -65,10 +65,10 @@ describe('scaffold', () => {
         '.prettierrc.json',
         'Dockerfile',
         'README.md',
-        'deploy/deployment.yaml',
+        'deploy/20-deployment.yaml',
         'deploy/member/rbac.yaml',
-        'deploy/namespace.yaml',
-        'deploy/rbac.yaml',
+        'deploy/00-namespace.yaml',
+        'deploy/10-rbac.yaml',
         'package.json',
         'src/controller.test.ts',
         'src/controller.ts',
@@ -86,7 +86,7 @@ describe('scaffold', () => {
     ]);
     expect(pkg.overrides).toBeUndefined();
     expect(readFileSync(join(dir, 'src/main.ts'), 'utf8')).toContain("new CapiProvider({ namespace: env('FLEET_NAMESPACE', namespace) })");
-    expect(readFileSync(join(dir, 'deploy/rbac.yaml'), 'utf8')).toMatch(/- cluster\.x-k8s\.io\n\s+resources:\n\s+- clusters/);
+    expect(readFileSync(join(dir, 'deploy/10-rbac.yaml'), 'utf8')).toMatch(/- cluster\.x-k8s\.io\n\s+resources:\n\s+- clusters/);
   });
 
   test('on a Node that needs it, the project carries the undici override', () => {
@@ -97,7 +97,7 @@ describe('scaffold', () => {
   test('provider-specific files: the access file for ClusterProfiles, the kcp-side RBAC for kcp', () => {
     const render = (id: (typeof providerIds)[number]) =>
       Object.keys(renderProject({ name: 'a', provider: providerChoice(id, 'a'), versions: pinnedVersions(), undiciOverride: false }));
-    expect(render('cluster-profiles')).toContain('deploy/access-config.yaml');
+    expect(render('cluster-profiles')).toContain('deploy/10-access-config.yaml');
     expect(render('kcp')).toContain('deploy/kcp/rbac.yaml');
     expect(render('kind').filter((f) => f.startsWith('deploy/'))).toHaveLength(4);
   });

@@ -7,7 +7,7 @@
 import type { PolicyRule, ProviderChoice } from '../providers.js';
 import { toYaml, type YamlValue } from '../yaml.js';
 
-/** deploy/ file name → contents. */
+/** deploy/ file name → contents. Numbered, because `kubectl apply -f deploy/` applies files in name order: the namespace first. */
 export type Manifests = Record<string, string>;
 
 const rbac = 'rbac.authorization.k8s.io/v1';
@@ -48,13 +48,13 @@ export function deployManifests(name: string, provider: ProviderChoice): Manifes
     hostRbac.push(...bindTo(role('ClusterRole', `${name}-fleet`, undefined, provider.clusterRules), account));
 
   const manifests: Manifests = {
-    'namespace.yaml': toYaml({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, labels } }),
-    'rbac.yaml': toYaml(...hostRbac),
-    'deployment.yaml': toYaml(deployment(name, namespace, labels, provider)),
+    '00-namespace.yaml': toYaml({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, labels } }),
+    '10-rbac.yaml': toYaml(...hostRbac),
+    '20-deployment.yaml': toYaml(deployment(name, namespace, labels, provider)),
     'member/rbac.yaml': toYaml(...memberRbac(name, namespace)),
   };
   if (provider.id === 'cluster-profiles') {
-    manifests['access-config.yaml'] = toYaml({
+    manifests['10-access-config.yaml'] = toYaml({
       apiVersion: 'v1',
       kind: 'ConfigMap',
       metadata: { name: `${name}-access-config`, namespace },

@@ -122,7 +122,7 @@ following ${provider.summary}.
 | \`npm test\` | the sample controller against in-memory API servers (no cluster needed) |
 | \`npm run build\` | compiles \`src/\` into \`dist/\` |
 | \`npm start\` | runs the controller with your current kubeconfig context as the host |
-| \`kubectl apply -f deploy/\` | installs it in the host cluster (build and push the image first, then set it in \`deploy/deployment.yaml\`) |
+| \`kubectl apply -f deploy/\` | installs it in the host cluster (build and push the image first, then set it in \`deploy/20-deployment.yaml\`) |
 
 ## The fleet
 
