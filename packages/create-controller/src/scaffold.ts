@@ -4,7 +4,6 @@
  */
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { dns1123LabelErrors } from '@multicluster-runtime/apimachinery';
 import { TargetNotEmptyError, UsageError } from './errors.js';
 import { providerChoice, providerIds, type ProviderId } from './providers.js';
 import { deployManifests } from './templates/deploy.js';
@@ -41,12 +40,19 @@ export interface ScaffoldResult {
   files: string[];
 }
 
-/** Throws UsageError for a name that cannot name a package and Kubernetes objects. */
+/**
+ * Throws UsageError for a name that cannot name a package and Kubernetes objects: a DNS label (RFC 1123) short enough
+ * that the names built from it (`<name>-leader-election`, `<name>-system`) fit in 63 characters. Checked here rather
+ * than with @multicluster-runtime/apimachinery so the scaffolder has no dependencies: `npm init` installs nothing.
+ */
 export function checkProjectName(name: string): void {
-  const problems = dns1123LabelErrors(name);
-  // "-system" and "-leader-election" are appended to name objects, which must stay within 63 characters.
-  if (name.length > 40) problems.push('must be no more than 40 characters (names such as <name>-leader-election must fit in 63)');
-  if (problems.length > 0) throw new UsageError(`invalid name ${JSON.stringify(name)}: ${problems.join('; ')}`);
+  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name)) {
+    throw new UsageError(
+      `invalid name ${JSON.stringify(name)}: use lower case letters, digits and '-', starting and ending with a letter or digit (e.g. my-controller)`,
+    );
+  }
+  if (name.length > 40)
+    throw new UsageError(`invalid name ${JSON.stringify(name)}: at most 40 characters (<name>-leader-election must fit in 63)`);
 }
 
 export function checkProviderId(id: string): asserts id is ProviderId {

@@ -13,13 +13,16 @@
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkPackedPackage } from './check-package.js';
 import {
   createConsumerProject,
   importInProject,
   nodeNeedsUndiciOverride,
+  npmEnv,
   typecheckProject,
   undiciVersionOfClientNode,
 } from './consumer-project.js';
@@ -192,6 +195,56 @@ describe("core's test kit, installed from tarballs with vitest, runs a provider 
     expect(output).toMatch(/Tests\s+4 passed \| 4 skipped \(8\)/);
   });
 });
+
+describe('npm init @multicluster-runtime/controller, from the tarballs', () => {
+  it('the scaffolder runs through npm exec, and its project installs, passes its own npm test and builds', async () => {
+    const scaffolder = tarballs.get('create-controller')!;
+    const dir = join(work, 'scaffolded', 'fleet-ctl');
+    mkdirSync(join(work, 'scaffolded'));
+    // What `npm init @multicluster-runtime/controller fleet-ctl -- --yes` runs: the package's bin through npm exec. Its
+    // optional peers (the packages it pins) are not installed: the scaffolder has no dependencies.
+    await npm(
+      ['exec', '--yes', `--package=${scaffolder.tarball}`, '--', 'create-controller', 'fleet-ctl', '--yes'],
+      join(work, 'scaffolded'),
+    );
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest;
+    expect(manifest.name).toBe('fleet-ctl');
+    expect(manifest.overrides !== undefined).toBe(nodeNeedsUndiciOverride());
+    // Pinned to the versions packed here; those are not on a registry yet, so the project gets the tarballs instead.
+    const byName = new Map([...tarballs.values()].map((t) => [t.manifest.name, t]));
+    for (const field of ['dependencies', 'devDependencies'] as const) {
+      const deps = manifest[field] ?? {};
+      for (const [name, version] of Object.entries(deps).filter(([n]) => n.startsWith('@multicluster-runtime/'))) {
+        expect(version, name).toBe(byName.get(name)!.manifest.version);
+        deps[name] = `file:${byName.get(name)!.tarball}`;
+      }
+    }
+    // What they depend on in turn (apimachinery, through core and envtest) is not on a registry either.
+    manifest.dependencies!['@multicluster-runtime/apimachinery'] = `file:${tarballs.get('apimachinery')!.tarball}`;
+    writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
+
+    await npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], dir);
+    expect(await npm(['test'], dir)).toMatch(/Tests\s+2 passed \(2\)/);
+    await npm(['run', 'build'], dir);
+    expect(existsSync(join(dir, 'dist/main.js'))).toBe(true);
+    expect(existsSync(join(dir, 'dist/controller.test.js'))).toBe(false);
+  });
+});
+
+/** Runs npm in `cwd` as a user would (no repository settings in the environment); resolves with its output. */
+async function npm(args: string[], cwd: string): Promise<string> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)('npm', args, {
+      cwd,
+      env: { ...npmEnv(), CI: '1', NO_COLOR: '1' },
+      maxBuffer: 16 << 20,
+    });
+    return `${stdout}${stderr}`;
+  } catch (err) {
+    const e = err as { stdout?: string; stderr?: string };
+    throw new Error(`npm ${args.join(' ')} failed in ${cwd}:\n${e.stdout ?? ''}${e.stderr ?? String(err)}`, { cause: err });
+  }
+}
 
 // Node 20 without the README's override (issue 23): client-node's undici 8 cannot run there. Core's guard, evaluated
 // before anything loads client-node, must stop the import with the fix: for core and each provider imported alone,
