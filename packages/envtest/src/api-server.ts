@@ -52,12 +52,15 @@ export interface ApiServer {
   /** The CA that signed the server certificate (and the admin client certificate). */
   readonly caPem: string;
   readonly faults: ApiServerFaults;
+  /** Kubeconfig YAML that reaches this server: the admin client certificate by default, or the user `opts` gives. */
   kubeconfig(opts?: KubeconfigOptions): string;
+  /** Writes kubeconfig(opts) to `path`, readable by the owner only. */
   writeKubeconfig(path: string, opts?: KubeconfigOptions): Promise<void>;
   /** Accepts `Authorization: Bearer <token>` as `user` from now on. */
   addToken(token: string, user: string | TokenUser): void;
   /** Replaces the authorizer (undefined: allow everything). */
   setAuthorizer(authorizer: Authorizer | undefined): void;
+  /** Counters since start: requests, open watches, connections. */
   stats(): ApiServerStats;
   /** Serves a mount from now on (kcp mode only); the returned function removes it. */
   addMount(mount: PathMount): () => void;

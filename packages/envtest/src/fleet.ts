@@ -9,6 +9,7 @@ import { InvalidOptionsError } from './errors.js';
  */
 export interface Fleet {
   readonly servers: readonly ApiServer[];
+  /** Stops every server of the fleet. */
   close(): Promise<void>;
 }
 

@@ -7,6 +7,7 @@ import { InvalidOptionsError } from './errors.js';
 import { isLogicalClusterName } from './cluster-path.js';
 import type { KeyPairPem } from './tls/certificate-authority.js';
 
+/** What a kubeconfig of an in-memory server says: the user (client certificate or token), namespace, context name, and the kcp logical cluster. */
 export interface KubeconfigOptions {
   /** 'admin' (client certificate CN=admin, O=system:masters; the default) or a bearer token the server knows. */
   user?: 'admin' | { token: string };

@@ -142,6 +142,7 @@ export class MultiProvider implements ProviderRunnable {
     return [...this.members.keys()].sort();
   }
 
+  /** The provider added under `name`, or undefined. */
   getProvider(name: string): Provider | undefined {
     return this.members.get(name)?.provider;
   }

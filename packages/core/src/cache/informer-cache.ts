@@ -34,6 +34,7 @@ import { NAMESPACE_INDEX } from './store.js';
 import { metadataOnly, stripManagedFields } from './transform.js';
 import type { WatcherOptions } from './watcher.js';
 
+/** Options of an InformerCache: the transport and REST mapper its informers use, resync, the watcher's settings, and logging and metrics. */
 export interface InformerCacheOptions {
   /** The cluster's connection (the client's Transport). */
   transport: CacheTransport;

@@ -15,6 +15,7 @@ import type { TransformFunc } from './transform.js';
 import { Watcher, type WatcherEvent, type WatcherOptions } from './watcher.js';
 import { ResourceGone } from './watcher-errors.js';
 
+/** Options of a SharedInformer: its kind and ListWatcher, the transform applied before storing, resync, and the watcher's settings. */
 export interface SharedInformerOptions {
   kind: ObjectKind;
   /** Where objects come from (usually {@link resourceListWatcher}). */
@@ -203,6 +204,7 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
     this.store.addIndex(name, extract);
   }
 
+  /** Whether an index of this name is registered. */
   hasIndex(name: string): boolean {
     return this.store.hasIndex(name);
   }

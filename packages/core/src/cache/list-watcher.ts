@@ -11,6 +11,7 @@ export interface RawWatchEvent {
   object: unknown;
 }
 
+/** One list call of a ListWatcher: a page size and the continue token of the next page. */
 export interface ListRequest {
   /** Page size. */
   limit: number;
@@ -19,6 +20,7 @@ export interface ListRequest {
   signal: AbortSignal;
 }
 
+/** One watch call of a ListWatcher: from which resourceVersion, for how long, until `signal` aborts. */
 export interface WatchRequest {
   /** Deliver changes after this resourceVersion (never the initial state). */
   resourceVersion: string;
@@ -27,6 +29,7 @@ export interface WatchRequest {
   signal: AbortSignal;
 }
 
+/** Lists and watches one resource (client-go's ListerWatcher): what an informer is built on. */
 export interface ListWatcher {
   /** Names what is listed, for errors and logs (e.g. `v1, Kind=ConfigMap`). */
   readonly resource: string;

@@ -10,7 +10,9 @@ import type { ListRequest, ListWatcher, RawWatchEvent, ServerReachability, Watch
 
 /** The part of the client's `Transport` the cache needs; the real Transport satisfies it. */
 export interface CacheTransport {
+  /** One GET (a list page), decoded from JSON. */
   request<T>(req: { method: 'GET'; path: string; query?: Query; accept?: string; signal?: AbortSignal }): Promise<T>;
+  /** Opens a watch; its events until the server ends it or `signal` aborts. */
   watch(req: { path: string; query?: Query; accept?: string; signal: AbortSignal }): Promise<AsyncIterable<RawWatchEvent>>;
   /** Whether the server answers (a Transport's); passed on to the watchers. */
   readonly reachability?: ServerReachability;
@@ -21,6 +23,7 @@ export interface CacheTransport {
 const metadataListAccept = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
 const metadataAccept = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
 
+/** Which objects of a resource a ListWatcher made by `resourceListWatcher` sees: namespace, label and field selectors, metadata only or whole objects. */
 export interface ResourceListWatchOptions {
   /** Watch one namespace only; default all namespaces (or cluster-scoped). */
   namespace?: string;

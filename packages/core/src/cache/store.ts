@@ -15,6 +15,7 @@ export type StoreChange<T extends KubeObject = KubeObject> =
   /** `stateUnknown`: inferred from a relist, so `object` is the last state seen, not the final one. */
   | { readonly type: 'delete'; readonly object: T; readonly stateUnknown: boolean };
 
+/** Options of a Store: a transform applied to every object before it is stored, what to do when an index function throws, and the key function. */
 export interface StoreOptions<T extends KubeObject = KubeObject> {
   /** Applied to every object before it is frozen and kept. Default: drop `metadata.managedFields`. */
   transform?: TransformFunc;
@@ -46,6 +47,7 @@ interface Index<T extends KubeObject> {
   readonly valuesByKey: Map<string, readonly string[]>;
 }
 
+/** The objects an informer holds, keyed by namespace/name, with field indexes kept current on every write. */
 export class Store<T extends KubeObject = KubeObject> {
   private objects = new Map<string, T>();
   private readonly indexes = new Map<string, Index<T>>();
@@ -65,6 +67,7 @@ export class Store<T extends KubeObject = KubeObject> {
     return this.objects.size;
   }
 
+  /** The object with this namespace (undefined for cluster-scoped) and name, or undefined. */
   get(namespace: string | undefined, name: string): T | undefined {
     return this.objects.get(objectKey(namespace, name));
   }
@@ -74,6 +77,7 @@ export class Store<T extends KubeObject = KubeObject> {
     return sortedValues(this.objects);
   }
 
+  /** Whether an index of this name is registered. */
   hasIndex(name: string): boolean {
     return this.indexes.has(name);
   }

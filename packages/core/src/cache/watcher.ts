@@ -32,6 +32,7 @@ export type WatcherState =
   | { readonly phase: 'listed'; readonly resourceVersion: string }
   | { readonly phase: 'watching'; readonly resourceVersion: string };
 
+/** What a Watcher yields: each (re)list as `init`, `initApply`… and `initDone`, then `apply` and `delete` from the watch, and `watching`/`bookmark` progress. */
 export type WatcherEvent<T extends KubeObject = KubeObject> =
   /** A (re)list starts: buffer the `initApply` objects that follow. */
   | { readonly type: 'init' }
@@ -47,6 +48,7 @@ export type WatcherEvent<T extends KubeObject = KubeObject> =
   /** Something failed; the watcher retries on its own after `retryInMs`. */
   | { readonly type: 'error'; readonly error: WatcherError; readonly retryInMs: number };
 
+/** Options of a Watcher: list page size, watch timeouts and stall detection, and the backoff between attempts. */
 export interface WatcherOptions {
   /** List page size. Default 500. */
   pageSize?: number;
@@ -108,6 +110,7 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
     return this.current;
   }
 
+  /** The events, from the initial list on, until the watcher is stopped. */
   [Symbol.asyncIterator](): AsyncIterator<WatcherEvent<T>> {
     if (this.iterated) throw new Error(`watcher for ${this.source.resource} can be iterated only once`);
     this.iterated = true;

@@ -34,6 +34,7 @@ const patchContentTypes: Record<PatchType, string> = {
   apply: 'application/apply-patch+yaml',
 };
 
+/** Options of an ApiClient: the page size its lists ask for. */
 export interface ApiClientOptions {
   /** Page size when the client follows continue tokens itself. Default 500 (client-go's pager default). */
   pageSize?: number;

@@ -31,6 +31,7 @@ export interface CacheReadOptions {
   disableFor?: readonly ObjectKind[];
 }
 
+/** Options of a DelegatingClient: the cache reads come from, the direct client writes go to, kinds read uncached, and the writes it remembers for read-your-writes. */
 export interface DelegatingClientOptions {
   /** Serves `get` and `list` (the informer cache). */
   reader: Reader;

@@ -23,6 +23,7 @@ export interface Status {
   code?: number;
 }
 
+/** The `details` of a Kubernetes Status: which object the error is about, its causes, and a suggested retry delay. */
 export interface StatusDetails {
   name?: string;
   group?: string;
@@ -135,6 +136,7 @@ function parseStatus(body: string): Status | undefined {
   }
 }
 
+/** Why a request got no HTTP answer. */
 export type TransportFailure =
   /** The TCP connection could not be made (refused, unreachable host, DNS). */
   | 'connect'
@@ -278,10 +280,12 @@ export function isTimeout(err: unknown): boolean {
   return e !== undefined && (e.reason === 'Timeout' || e.reason === 'ServerTimeout' || e.code === 504);
 }
 
+/** Whether `err` is an HTTP 500 from the API server. */
 export function isInternalError(err: unknown): boolean {
   return hasReason(err, 'InternalError', 500);
 }
 
+/** Whether `err` is an HTTP 503 from the API server. */
 export function isServiceUnavailable(err: unknown): boolean {
   return hasReason(err, 'ServiceUnavailable', 503);
 }

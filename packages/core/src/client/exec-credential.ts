@@ -43,6 +43,7 @@ export interface ExecClusterInfo {
   'tls-server-name'?: string;
 }
 
+/** Options of an ExecCredentialSource: the plugin's timeout and output limit, how long before expiry to refresh, and the clock. */
 export interface ExecCredentialSourceOptions {
   /** Kill a plugin run after this long. Default 60 s. */
   timeoutMs?: number;
@@ -50,6 +51,7 @@ export interface ExecCredentialSourceOptions {
   expirySkewMs?: number;
   /** The largest stdout accepted from a plugin. Default 1 MiB. */
   maxOutputBytes?: number;
+  /** The clock, in epoch milliseconds (tests pass their own). Default Date.now. */
   now?: () => number;
 }
 

@@ -1,6 +1,7 @@
 /** Builds API paths for a resource mapping: `/api/v1/namespaces/ns/configmaps/name/status`. */
 import type { ResourceMapping } from './types.js';
 
+/** The API path of a group and version: `/api/v1` for the core group, `/apis/<group>/<version>` otherwise. */
 export function groupVersionPath(group: string, version: string): string {
   return group === '' ? `/api/${version}` : `/apis/${group}/${version}`;
 }

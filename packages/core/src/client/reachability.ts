@@ -7,6 +7,7 @@
  */
 import { sleep } from '../signal/wait.js';
 
+/** Whether one API server answers; waiting loops resume as soon as it does (see the module comment). */
 export class Reachability {
   private down = false;
   private readonly waiters = new Set<() => void>();

@@ -22,11 +22,13 @@ interface Written {
 /** What the cache must show before it serves a read of the object again. */
 export type Expectation = { deleted: true } | { deleted: false; resourceVersion: string };
 
+/** Options of RecentWrites: how many writes it remembers, for how long, and the clock. */
 export interface RecentWritesOptions {
   /** How long a write is remembered at most. Default 30,000 ms. */
   ttlMs?: number;
   /** How many writes are remembered at most; the oldest go first. Default 10,000. */
   capacity?: number;
+  /** The clock, in epoch milliseconds (tests pass their own). Default Date.now. */
   now?: () => number;
 }
 

@@ -13,6 +13,7 @@ import type { RequestOptions, ResourceMapping, RESTMapper } from './types.js';
 
 /** The part of the Transport discovery needs. */
 export interface DiscoveryTransport {
+  /** One discovery GET, decoded from JSON. */
   request<T>(req: { method: 'GET'; path: string; signal?: AbortSignal }): Promise<T>;
 }
 

@@ -5,10 +5,13 @@
 import type { ExecCredentialSourceOptions } from './exec-credential.js';
 import { TransportConfigError } from './errors.js';
 
+/** Query parameters of a request; undefined values are left out. */
 export type Query = Record<string, string | number | boolean | undefined>;
 
+/** The HTTP methods a Transport sends. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** One request of a Transport: method, path, query, body and its content type, what to accept, the signal and a timeout. */
 export interface TransportRequest {
   method: HttpMethod;
   /** Absolute API path (`/api/v1/…`); a path prefix of the server URL is prepended. */
@@ -25,6 +28,7 @@ export interface TransportRequest {
   timeoutMs?: number;
 }
 
+/** One watch of a Transport: path, query, what to accept, the signal that ends it, and how long it may stay idle. */
 export interface WatchRequest {
   path: string;
   query?: Query;
@@ -35,6 +39,7 @@ export interface WatchRequest {
   idleTimeoutMs?: number;
 }
 
+/** Options of a Transport: connection pool size, timeouts, 429/503 retries, user agent, exec credentials, response and watch-event size limits, and the recovery probe period. */
 export interface TransportOptions {
   /** Most connections open at once for requests (watches have their own pool). Default 10. */
   maxConnections?: number;

@@ -50,6 +50,7 @@ const defaultIdleTimeoutMs = 5 * 60_000;
 /** Longest wait honoured from a Retry-After header; a server asking for more gets the error instead of a hang. */
 const maxRetryAfterSeconds = 10;
 
+/** HTTP to one API server: pooled keep-alive connections, credentials, timeouts, retries on 429/503, and watch streams. */
 export class Transport {
   /** The API server URL, with any path prefix (e.g. `https://kcp:6443/clusters/root:org`). */
   readonly server: string;

@@ -22,6 +22,7 @@ export interface ObjectList<T extends KubeObjectLike = KubeObject> {
   items: T[];
 }
 
+/** Options of every client call: the signal that cancels it. */
 export interface RequestOptions {
   signal?: AbortSignal;
 }
@@ -49,11 +50,13 @@ export interface ListOptions extends RequestOptions {
   resourceVersion?: string;
 }
 
+/** Options of a write: a request's options plus dry run and field manager. */
 export interface WriteOptions extends RequestOptions {
   fieldManager?: string;
   dryRun?: boolean;
 }
 
+/** How a patch body is read: JSON merge patch, JSON patch, strategic merge patch or server-side apply. */
 export type PatchType = 'merge' | 'json' | 'strategic' | 'apply';
 
 /** A patch body and its type: merge (RFC 7386), json (RFC 6902), strategic (built-ins only), apply (server-side apply). */
@@ -62,6 +65,7 @@ export interface Patch {
   body: unknown;
 }
 
+/** Options of a patch: a write's options plus the subresource to patch and, for server-side apply, whether to take fields from other managers. */
 export interface PatchOptions extends WriteOptions {
   /** Server-side apply only: take ownership of conflicting fields. */
   force?: boolean;

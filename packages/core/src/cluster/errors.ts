@@ -1,6 +1,7 @@
 /** Errors of a Cluster made by `newCluster`. None of them goes away by retrying the same call. */
 import type { ClusterName } from '../fleet/cluster-name.js';
 
+/** An error of a Cluster, naming the cluster and whether retrying can help. */
 export class ClusterError extends Error {
   override readonly name: string = 'ClusterError';
   constructor(

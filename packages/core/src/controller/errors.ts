@@ -4,6 +4,7 @@
  */
 import type { ClusterName } from '../fleet/cluster-name.js';
 
+/** An error of a controller's setup or run, naming the controller and whether retrying can help. */
 export class ControllerError extends Error {
   override readonly name: string = 'ControllerError';
   constructor(

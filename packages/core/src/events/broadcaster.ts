@@ -28,6 +28,7 @@ import {
 import { SpamFilter, type SpamLimit } from './spam-filter.js';
 import type { EventRecorder, EventType, RecordOptions } from './types.js';
 
+/** Options of an EventBroadcaster: queue bound, spam limit, how often series counts are written and when a series ends, the flush timeout on stop, and the reporting instance. */
 export interface EventBroadcasterOptions {
   /** Events waiting to be written; more are dropped. Default 1,000. */
   queueSize?: number;
@@ -58,6 +59,7 @@ interface Entry {
 const MAX_ATTEMPTS = 4;
 const MAX_CACHED = 4096;
 
+/** Writes the Events recorders produce into one cluster: a bounded queue, repeats folded into a series, one background writer. */
 export class EventBroadcaster {
   private readonly client: Pick<Client, 'create' | 'patch'>;
   private readonly clusterName: ClusterName;

@@ -8,6 +8,7 @@ import type { KubeObject, KubeObjectLike } from '../object/types.js';
 import { defaultHandlerLogger, objectFields, requestForObject } from './object-request.js';
 import type { EventHandler, RequestQueue } from './types.js';
 
+/** Options of enqueueRequestForObject: the logger. */
 export interface EnqueueForObjectOptions {
   /** Where events for objects without a name are reported. Default: JSON lines on stderr. */
   logger?: Logger;

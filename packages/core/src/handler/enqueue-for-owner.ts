@@ -12,6 +12,7 @@ import { addUnique, defaultHandlerLogger } from './object-request.js';
 import { OwnerScope } from './owner-scope.js';
 import type { EventHandler, RequestQueue } from './types.js';
 
+/** Options of enqueueRequestForOwner: only the controlling owner or every owner of the kind, whether owners are namespaced, and the logger. */
 export interface EnqueueForOwnerOptions {
   /** Only follow the reference marked `controller: true`. Default true. */
   onlyController?: boolean;

@@ -27,6 +27,7 @@ export interface MapContext {
 /** Must not block; return the targets (or none). */
 export type MapFunc<T extends KubeObjectLike = KubeObject> = (obj: T, ctx: MapContext) => readonly MapTarget[] | null | undefined;
 
+/** Options of enqueueRequestsFromMapFunc: the logger (a map function that throws is logged, not fatal). */
 export interface EnqueueFromMapFuncOptions {
   /** Where a throwing map function or a malformed target is reported. Default: JSON lines on stderr. */
   logger?: Logger;

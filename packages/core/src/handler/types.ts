@@ -7,6 +7,7 @@ import type { ClusterName } from '../fleet/cluster-name.js';
 import type { KubeObject, KubeObjectLike } from '../object/types.js';
 import type { Request } from '../reconcile/types.js';
 
+/** An object seen for the first time (created, or listed when the watch started). */
 export interface CreateEvent<T extends KubeObjectLike = KubeObject> {
   readonly clusterName: ClusterName;
   readonly cluster: Cluster;
@@ -15,6 +16,7 @@ export interface CreateEvent<T extends KubeObjectLike = KubeObject> {
   readonly isInInitialList: boolean;
 }
 
+/** An object that changed: the old and the new state. */
 export interface UpdateEvent<T extends KubeObjectLike = KubeObject> {
   readonly clusterName: ClusterName;
   readonly cluster: Cluster;
@@ -22,6 +24,7 @@ export interface UpdateEvent<T extends KubeObjectLike = KubeObject> {
   readonly objectNew: T;
 }
 
+/** An object that is gone; `deleteStateUnknown` when the delete was missed and inferred from a relist. */
 export interface DeleteEvent<T extends KubeObjectLike = KubeObject> {
   readonly clusterName: ClusterName;
   readonly cluster: Cluster;
@@ -30,6 +33,7 @@ export interface DeleteEvent<T extends KubeObjectLike = KubeObject> {
   readonly deleteStateUnknown: boolean;
 }
 
+/** An object from a channel source or anything else that is not a watch. */
 export interface GenericEvent<T extends KubeObjectLike = KubeObject> {
   readonly clusterName: ClusterName;
   readonly cluster: Cluster;
@@ -38,8 +42,11 @@ export interface GenericEvent<T extends KubeObjectLike = KubeObject> {
 
 /** The part of the work queue a handler may use. */
 export interface RequestQueue {
+  /** Adds the request now; a request already waiting is not added twice. */
   add(req: Request): void;
+  /** Adds the request after `delayMs` milliseconds. */
   addAfter(req: Request, delayMs: number): void;
+  /** Adds the request after the rate limiter's delay for it. */
   addRateLimited(req: Request): void;
 }
 

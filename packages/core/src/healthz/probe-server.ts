@@ -12,6 +12,7 @@ import { ListenFailedError } from './errors.js';
 /** Anything that renders Prometheus exposition text (a prom-client Registry). */
 export interface MetricsSource {
   readonly contentType: string;
+  /** The metrics in the text format `contentType` names, as `/metrics` serves them. */
   metrics(): Promise<string>;
 }
 

@@ -45,6 +45,7 @@ export const kubeconfigPolicyShape: Shape<KubeconfigPolicy> = {
   maxBytes: positiveInteger,
 };
 
+/** Options of loadUntrustedKubeconfig besides the policy: which context to take. */
 export interface LoadKubeconfigOptions {
   /** Use this context instead of `current-context`. */
   context?: string;

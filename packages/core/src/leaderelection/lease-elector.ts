@@ -17,8 +17,10 @@ import type { KubeObject, ObjectKind } from '../object/types.js';
 import { LeaderElectionConfigError, LeaderElectionLostError } from './errors.js';
 import { formatMicroTime } from './micro-time.js';
 
+/** The Lease kind, coordination.k8s.io/v1. */
 export const leaseKind: ObjectKind = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease' };
 
+/** The spec of a coordination.k8s.io/v1 Lease, as the elector reads and writes it. */
 export interface LeaseSpec {
   holderIdentity?: string | null;
   leaseDurationSeconds?: number | null;
@@ -31,6 +33,7 @@ export interface Lease extends KubeObject {
   spec?: LeaseSpec;
 }
 
+/** Options of a LeaseElector: the Lease and its labels, the candidate's identity, the lease duration, renew deadline and retry period, and the logger. */
 export interface LeaseElectorOptions {
   namespace: string;
   name: string;
@@ -65,6 +68,7 @@ export interface Leadership {
 /** Jitter on acquire retries, as client-go, so candidates do not retry in lockstep. */
 const jitterFactor = 1.2;
 
+/** Acquires and renews one coordination.k8s.io Lease, as client-go's leaderelection: the holder is the leader until it stops renewing. */
 export class LeaseElector {
   readonly identity: string;
   private readonly leaseDurationMs: number;

@@ -5,7 +5,9 @@
 
 import { thrownText } from './thrown.js';
 
+/** Severity of a log line; lines below the logger's level are dropped. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+/** Structured fields of a log line, written as JSON properties beside `msg`. */
 export type LogFields = Record<string, unknown>;
 
 /**
@@ -66,6 +68,7 @@ export const jsonLinesSink: LogSink = (level, msg, fields) => {
   process.stderr.write(`${JSON.stringify({ level, ts: new Date().toISOString(), msg, ...fields })}\n`);
 };
 
+/** Options of the JSON logger: where lines go, the lowest level written, and fields every line carries. */
 export interface LoggerOptions {
   sink?: LogSink;
   /** Default: the `MCR_LOG_LEVEL` environment variable, else `info`. */

@@ -8,6 +8,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { ClusterName } from '../fleet/cluster-name.js';
 import type { EventDropReason, MetricsRecorder, ReconcileOutcome } from './types.js';
 
+/** Options of PrometheusMetrics: the registry to register in, whether to add Node's process metrics, and a name prefix. */
 export interface PrometheusMetricsOptions {
   /** Registry to register into. Default: a new one owned by this recorder. */
   registry?: Registry;

@@ -4,6 +4,7 @@
  */
 import type { ClusterName } from '../fleet/cluster-name.js';
 
+/** How a reconcile ended: the `result` label of the `<prefix>reconcile_total` counter. */
 export type ReconcileOutcome = 'success' | 'error' | 'requeue' | 'requeue_after' | 'terminal_error' | 'cluster_not_found';
 
 /** Why an event was not written: the queue was full, the object hit its spam limit, the API refused it, or the cluster stopped. */

@@ -13,10 +13,12 @@ export function formatApiVersion(group: string, version: string): string {
   return group === '' ? version : `${group}/${version}`;
 }
 
+/** The group, version and kind of an `{ apiVersion, kind }`. */
 export function toGroupVersionKind(kind: ObjectKind): GroupVersionKind {
   return { ...parseApiVersion(kind.apiVersion), kind: kind.kind };
 }
 
+/** The `{ apiVersion, kind }` of a group, version and kind. */
 export function toObjectKind(gvk: GroupVersionKind): ObjectKind {
   return { apiVersion: formatApiVersion(gvk.group, gvk.version), kind: gvk.kind };
 }

@@ -31,14 +31,23 @@ export function rule(expect: string, test: (value: unknown) => boolean): Rule {
 
 /** Any value: for an option whose value the owner checks itself (with a message of its own). */
 export const anyValue = rule('any value', () => true);
+/** Any string, empty included. */
 export const anyString = rule('a string', (v) => typeof v === 'string');
+/** A string that is not empty. */
 export const nonEmptyString = rule('a non-empty string', (v) => typeof v === 'string' && v !== '');
+/** true or false. */
 export const boolean = rule('true or false', (v) => typeof v === 'boolean');
+/** A function. */
 export const func = rule('a function', (v) => typeof v === 'function');
+/** A finite number of milliseconds greater than 0. */
 export const positiveMs = rule('a positive number of milliseconds', (v) => typeof v === 'number' && Number.isFinite(v) && v > 0);
+/** A finite number of milliseconds, 0 or more. */
 export const nonNegativeMs = rule('a non-negative number of milliseconds', (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0);
+/** A finite number greater than 0. */
 export const positiveNumber = rule('a positive number', (v) => typeof v === 'number' && Number.isFinite(v) && v > 0);
+/** An integer greater than 0. */
 export const positiveInteger = rule('a positive integer', (v) => Number.isInteger(v) && (v as number) > 0);
+/** An integer, 0 or more. */
 export const nonNegativeInteger = rule('a non-negative integer', (v) => Number.isInteger(v) && (v as number) >= 0);
 
 /** An object with these methods (a Logger, a MetricsRecorder, a Cluster, a KubeConfig …). */

@@ -7,6 +7,7 @@ import { createLogger, type Logger } from '../log/logger.js';
 import type { KubeObject, KubeObjectLike } from '../object/types.js';
 import type { Predicate } from './types.js';
 
+/** The event of each type a predicate judges, keyed by type. */
 export interface EventsByType<T extends KubeObjectLike = KubeObject> {
   create: CreateEvent<T>;
   update: UpdateEvent<T>;
@@ -14,6 +15,7 @@ export interface EventsByType<T extends KubeObjectLike = KubeObject> {
   generic: GenericEvent<T>;
 }
 
+/** The event types a predicate judges: create, update, delete, generic. */
 export type PredicateEventType = keyof EventsByType;
 
 let sharedDefaultLogger: Logger | undefined;

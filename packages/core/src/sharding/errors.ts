@@ -2,6 +2,7 @@
 import { ClusterNotFoundError } from '../multicluster/errors.js';
 import type { ClusterName } from '../fleet/cluster-name.js';
 
+/** An error of sharding (its subclasses say which); never retryable as is. */
 export class ShardingError extends Error {
   override readonly name: string = 'ShardingError';
   readonly retryable: boolean = false;

@@ -24,6 +24,7 @@ export interface ShardingOptions {
   timings?: ShardingTimings;
 }
 
+/** The durations sharding runs with, after defaults: peer and fence Lease timings and the recompute interval. */
 export interface ShardingTimings {
   /** A peer that has not renewed its Lease for this long is dropped. Default 15 s (≥ 1 s: Leases count seconds). */
   peerLeaseDurationMs?: number;

@@ -20,8 +20,11 @@ import { orAborted, sleep } from '../signal/wait.js';
 import { leaseName } from './names.js';
 import type { Peer } from './rendezvous.js';
 
+/** Label on peer and fence Leases: the shard group they belong to. */
 export const groupLabel = 'multicluster-runtime.io/shard-group';
+/** Label on sharding Leases: `peer` (a replica announcing itself) or `fence` (one cluster's owner). */
 export const roleLabel = 'multicluster-runtime.io/shard-role';
+/** Annotation on a peer Lease: the replica's weight, its share of the fleet. */
 export const weightAnnotation = 'multicluster-runtime.io/shard-weight';
 
 export interface PeerRegistryOptions {

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import type { ClusterName } from '../fleet/cluster-name.js';
 import { ShardingConfigError } from './errors.js';
 
+/** A replica in a shard group: its identity and its share of the fleet. */
 export interface Peer {
   readonly id: string;
   /** Relative share of the fleet; a positive finite number. */

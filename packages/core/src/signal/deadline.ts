@@ -7,6 +7,7 @@
 import { DeadlineExceededError } from './errors.js';
 import { linkedAbort } from './linked.js';
 
+/** A signal that aborts when its time runs out or its parent aborts; `timedOut` tells which. */
 export interface Deadline {
   readonly signal: AbortSignal;
   /** True when the time ran out (not the parent, not `abort`). */

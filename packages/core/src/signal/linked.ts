@@ -10,6 +10,7 @@ import { subscribeAbort } from './fanout.js';
 /** An AbortController that also aborts when any of its parents aborts, until `dispose()` unlinks it. */
 export interface LinkedAbort {
   readonly signal: AbortSignal;
+  /** Aborts the signal (the parent is unaffected). */
   abort(reason?: unknown): void;
   /** Unlinks from the parents (call when the child's work is over). Does not abort. Aborting unlinks too. */
   dispose(): void;

@@ -10,6 +10,7 @@ import type { Predicate } from '../predicate/types.js';
 import { ChannelFullError, SourceAlreadyStartedError } from './errors.js';
 import type { Source } from './types.js';
 
+/** Options of a channel source: its buffer size and logger. */
 export interface ChannelOptions {
   /** Events kept while not started. Default 1024 (upstream's default buffer). */
   bufferSize?: number;

@@ -4,6 +4,7 @@
  */
 import type { ClusterName } from '../fleet/cluster-name.js';
 
+/** An error of a source, and whether retrying can help. */
 export class SourceError extends Error {
   override readonly name: string = 'SourceError';
   constructor(

@@ -23,6 +23,7 @@ import type { MultiClusterSource, Source } from './types.js';
 /** Decides whether a source runs on a cluster; false skips the cluster. */
 export type ClusterFilter = (name: ClusterName, cluster: Cluster) => boolean;
 
+/** Options of a Kind source: metadata only or whole objects, which clusters, the logger, and retries while the kind is not served. */
 export interface KindOptions {
   /** Watch metadata only (PartialObjectMetadata): far less memory for large kinds such as Secrets. */
   metadataOnly?: boolean;

@@ -13,5 +13,6 @@ export interface Source {
 
 /** Makes a Source for each engaged cluster. Returns undefined to skip a cluster (a cluster filter). */
 export interface MultiClusterSource {
+  /** The source for one engaged cluster, or undefined to skip that cluster. */
   forCluster(name: ClusterName, cluster: Cluster): Source | undefined;
 }

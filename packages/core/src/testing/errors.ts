@@ -30,6 +30,7 @@ export class ManagerFailedError extends AcceptanceError {
   }
 }
 
+/** A kind of handle with more open after a test than before. */
 export interface Leak {
   /** The kind of handle (a key of `trackedHandles`: sockets, timers, ...). */
   readonly kind: string;

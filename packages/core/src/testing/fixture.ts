@@ -42,6 +42,7 @@ export interface AcceptanceFleet {
   close(): Promise<void>;
 }
 
+/** What a provider author gives describeProviderAcceptance: its name, how to set up a fleet and the provider over it, the marker objects' kind and namespace, and wait limits. */
 export interface ProviderAcceptanceFixture {
   /** Names the suite in the test report. */
   readonly name: string;

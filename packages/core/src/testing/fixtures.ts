@@ -8,6 +8,7 @@ import type { KubeObject, ObjectKind } from '../object/types.js';
 
 /** Anything that hands out a kubeconfig as YAML text, such as envtest's `ApiServer`. */
 export interface KubeconfigSource {
+  /** The kubeconfig YAML that reaches the server. */
   kubeconfig(): string;
 }
 

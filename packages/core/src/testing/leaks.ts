@@ -15,7 +15,9 @@ export const trackedHandles = {
   fileWatchers: 'FSEventWrap',
 } as const;
 
+/** A kind of handle the leak check counts (a key of `trackedHandles`). */
 export type HandleKind = keyof typeof trackedHandles;
+/** How many handles of each kind are open. */
 export type HandleCounts = Record<HandleKind, number>;
 
 /** How many handles of each tracked kind the process holds now. */
@@ -46,6 +48,7 @@ export async function baselineHandles(windowMs = 250): Promise<HandleCounts> {
   return least;
 }
 
+/** Options of expectNoLeaks: how long handles may take to close, and which kinds to check. */
 export interface NoLeaksOptions {
   /** How long handles may take to close (default 15 s: closing a connection pool is asynchronous). */
   timeoutMs?: number;

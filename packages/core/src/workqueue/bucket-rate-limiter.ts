@@ -8,6 +8,7 @@ import { systemClock } from './clock.js';
 import { WorkQueueOptionsError } from './errors.js';
 import type { RateLimiter } from './types.js';
 
+/** Options of BucketRateLimiter: tokens per second and bucket size (client-go's qps and burst). */
 export interface BucketRateLimiterOptions {
   /** Tokens added per second. Default 10. */
   qps?: number;
@@ -49,6 +50,7 @@ export class BucketRateLimiter<T = unknown> implements RateLimiter<T> {
   /** The bucket counts no failures per item. */
   forget(_item: T): void {}
 
+  /** Always 0: a token bucket keeps no per-item count. */
   numRequeues(_item: T): number {
     return 0;
   }

@@ -6,10 +6,13 @@
 export interface Clock {
   /** Milliseconds on a monotonic scale. */
   now(): number;
+  /** Calls `fn` after `ms` milliseconds; returns a handle for clearTimeout. */
   setTimeout(fn: () => void, ms: number): unknown;
+  /** Cancels a pending setTimeout. */
   clearTimeout(handle: unknown): void;
 }
 
+/** The real clock: Date.now and the global timers. */
 export const systemClock: Clock = {
   now: () => performance.now(),
   setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),

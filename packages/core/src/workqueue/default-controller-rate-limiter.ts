@@ -8,12 +8,14 @@ import { ExponentialFailureRateLimiter } from './exponential-failure-rate-limite
 import { MaxOfRateLimiter } from './max-of-rate-limiter.js';
 import type { RateLimiter } from './types.js';
 
+/** Options of defaultControllerRateLimiter: how an item is keyed for its backoff, and the clock. */
 export interface DefaultControllerRateLimiterOptions<T> {
   /** Identity for per-item failure counts (use the queue's key function). */
   key?: (item: T) => string;
   clock?: Clock;
 }
 
+/** controller-runtime's default: the larger of a per-item exponential backoff (5 ms to 1000 s) and a 10/s, burst 100 bucket. */
 export function defaultControllerRateLimiter<T>(options: DefaultControllerRateLimiterOptions<T> = {}): RateLimiter<T> {
   return new MaxOfRateLimiter<T>(
     new ExponentialFailureRateLimiter<T>({ baseDelayMs: 5, maxDelayMs: 1_000_000, ...(options.key ? { key: options.key } : {}) }),

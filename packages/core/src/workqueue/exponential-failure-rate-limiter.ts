@@ -6,6 +6,7 @@ import { checkDelayOption } from './errors.js';
 import { defaultItemKey } from './item-key.js';
 import type { RateLimiter } from './types.js';
 
+/** Options of ExponentialFailureRateLimiter: base and maximum delay, and how an item is keyed. */
 export interface ExponentialFailureRateLimiterOptions<T> {
   /** Delay of the first retry. Default 5 ms. */
   baseDelayMs?: number;
@@ -38,10 +39,12 @@ export class ExponentialFailureRateLimiter<T> implements RateLimiter<T> {
     return Number.isFinite(delay) ? Math.min(delay, this.maxDelayMs) : this.baseDelayMs === 0 ? 0 : this.maxDelayMs;
   }
 
+  /** Resets the item's failure count. */
   forget(item: T): void {
     this.failures.delete(this.keyOf(item));
   }
 
+  /** How many times the item failed since it was last forgotten. */
   numRequeues(item: T): number {
     return this.failures.get(this.keyOf(item)) ?? 0;
   }

@@ -13,6 +13,7 @@ import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
 import { Deque } from './deque.js';
 
+/** Options of FairQueue: its name (for metrics), how items are keyed and grouped (by cluster), metrics, and the clock. */
 export interface FairQueueOptions<T> {
   /** Names the queue in metrics. */
   name: string;
@@ -163,6 +164,7 @@ export class FairQueue<T> implements Queue<T> {
     });
   }
 
+  /** Whether shutDown was called. */
   isShuttingDown(): boolean {
     return this.shuttingDown;
   }

@@ -6,6 +6,7 @@ import { checkDelayOption, WorkQueueOptionsError } from './errors.js';
 import { defaultItemKey } from './item-key.js';
 import type { RateLimiter } from './types.js';
 
+/** Options of FastSlowRateLimiter: the fast delay, the slow delay, how many fast attempts come first, and how an item is keyed. */
 export interface FastSlowRateLimiterOptions<T> {
   fastDelayMs: number;
   slowDelayMs: number;
@@ -34,10 +35,12 @@ export class FastSlowRateLimiter<T> implements RateLimiter<T> {
     return attempts <= this.options.maxFastAttempts ? this.options.fastDelayMs : this.options.slowDelayMs;
   }
 
+  /** Resets the item's attempt count. */
   forget(item: T): void {
     this.failures.delete(this.keyOf(item));
   }
 
+  /** How many times the item was requeued since it was last forgotten. */
   numRequeues(item: T): number {
     return this.failures.get(this.keyOf(item)) ?? 0;
   }

@@ -19,6 +19,7 @@ export class MaxOfRateLimiter<T> implements RateLimiter<T> {
     return delay;
   }
 
+  /** Forgets the item in every limiter. */
   forget(item: T): void {
     for (const limiter of this.limiters) limiter.forget(item);
   }
@@ -27,6 +28,7 @@ export class MaxOfRateLimiter<T> implements RateLimiter<T> {
     for (const limiter of this.limiters) limiter.forgetGroup?.(group);
   }
 
+  /** The largest count any limiter keeps for the item. */
   numRequeues(item: T): number {
     let n = 0;
     for (const limiter of this.limiters) n = Math.max(n, limiter.numRequeues(item));

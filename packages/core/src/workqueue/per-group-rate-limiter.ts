@@ -21,10 +21,12 @@ export class PerGroupRateLimiter<T> implements RateLimiter<T> {
     return limiter.when(item);
   }
 
+  /** Forgets the item in its group's limiter. */
   forget(item: T): void {
     this.limiters.get(this.groupOf(item))?.forget(item);
   }
 
+  /** The item's count in its group's limiter. */
   numRequeues(item: T): number {
     return this.limiters.get(this.groupOf(item))?.numRequeues(item) ?? 0;
   }

@@ -13,6 +13,7 @@ import { InvalidDelayError } from './errors.js';
 import { FairQueue } from './fair-queue.js';
 import type { RateLimiter, RateLimitingQueue } from './types.js';
 
+/** Options of a RateLimitingWorkQueue: its name (for metrics), how items are keyed and grouped (fairness), its rate limiter, metrics, and the clock. */
 export interface RateLimitingQueueOptions<T> {
   /** Names the queue in metrics and errors. */
   name: string;
@@ -112,6 +113,7 @@ export class RateLimitingWorkQueue<T> implements RateLimitingQueue<T> {
     if (items?.delete(this.keyOf(item)) && items.size === 0) this.failing.delete(group);
   }
 
+  /** How many times the item failed since it was last forgotten (its rate limiter's count). */
   numRequeues(item: T): number {
     return this.rateLimiter.numRequeues(item);
   }
@@ -136,6 +138,7 @@ export class RateLimitingWorkQueue<T> implements RateLimitingQueue<T> {
     return this.queue.shutDownWithDrain(signal);
   }
 
+  /** Whether shutDown or shutDownWithDrain was called. */
   isShuttingDown(): boolean {
     return this.queue.isShuttingDown();
   }

@@ -10,6 +10,7 @@ import { PerGroupRateLimiter } from './per-group-rate-limiter.js';
 import { newRateLimitingQueue, type RateLimitingWorkQueue } from './rate-limiting-queue.js';
 import type { RateLimiter } from './types.js';
 
+/** Options of a controller's request queue: its name (for metrics), rate limiter, metrics, and the clock. */
 export interface RequestQueueOptions {
   /** The controller's name; labels the queue's metrics. */
   name: string;

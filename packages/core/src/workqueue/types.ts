@@ -22,6 +22,7 @@ export interface Queue<T> {
    * (abandoning what is still in flight).
    */
   shutDownWithDrain(signal?: AbortSignal): Promise<void>;
+  /** Whether shutDown or shutDownWithDrain was called. */
   isShuttingDown(): boolean;
 }
 
@@ -35,6 +36,7 @@ export interface RateLimitingQueue<T> extends DelayingQueue<T> {
   addRateLimited(item: T): void;
   /** Resets the item's failure count. */
   forget(item: T): void;
+  /** How many times the item failed since it was last forgotten. */
   numRequeues(item: T): number;
   /** Drops every waiting and delayed item of a group (a disengaged cluster) and forgets their failures. */
   dropGroup(group: string): void;
@@ -44,7 +46,9 @@ export interface RateLimitingQueue<T> extends DelayingQueue<T> {
 export interface RateLimiter<T> {
   /** Delay in milliseconds before `item` may be processed again; records a failure. */
   when(item: T): number;
+  /** Resets the item's failure count; call it when the item succeeded. */
   forget(item: T): void;
+  /** How many times the item failed since it was last forgotten. */
   numRequeues(item: T): number;
   /** Drops all state kept for a group (a disengaged cluster). Optional: limiters without per-group state omit it. */
   forgetGroup?(group: string): void;

@@ -27,6 +27,7 @@ function crd(kind: string, plural: string, versions: string[], group = KCP_APIS_
   };
 }
 
+/** The kcp API types the fake kcp serves (APIExport, APIBinding, APIExportEndpointSlice, …) as CRDs. */
 export const kcpCrds: readonly Record<string, unknown>[] = [
   crd('APIResourceSchema', 'apiresourceschemas', ['v1alpha1']),
   crd('APIExport', 'apiexports', ['v1alpha1', 'v1alpha2']),

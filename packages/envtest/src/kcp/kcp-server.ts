@@ -115,6 +115,7 @@ export interface KcpServer {
 const SHARD = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 const V1A1 = `${KCP_APIS_GROUP}/v1alpha1`;
 
+/** Starts a fake kcp: workspaces, APIExports and their virtual workspaces on in-memory servers, on one or more shards. */
 export async function startKcpServer(opts: KcpServerOptions = {}): Promise<KcpServer> {
   const shards = opts.shards ?? ['shard-1'];
   if (shards.length === 0 || new Set(shards).size !== shards.length || !shards.every((s) => SHARD.test(s))) {

@@ -6,8 +6,11 @@
 
 const openSchema = { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } };
 
+/** The API group of Milo's Project. */
 export const MILO_PROJECT_GROUP = 'resourcemanager.miloapis.com';
+/** The API group of Milo's ProjectControlPlane. */
 export const MILO_INFRA_GROUP = 'infrastructure.miloapis.com';
+/** The version of both Milo groups. */
 export const MILO_VERSION = 'v1alpha1';
 
 function crd(group: string, kind: string, plural: string, parentContext: string): Record<string, unknown> {
@@ -24,5 +27,7 @@ function crd(group: string, kind: string, plural: string, parentContext: string)
   };
 }
 
+/** The CRD of Milo's cluster-scoped Project. */
 export const projectCrd = crd(MILO_PROJECT_GROUP, 'Project', 'projects', 'Organization');
+/** The CRD of Milo's ProjectControlPlane, which says whether a project's control plane is ready. */
 export const projectControlPlaneCrd = crd(MILO_INFRA_GROUP, 'ProjectControlPlane', 'projectcontrolplanes', 'Platform');

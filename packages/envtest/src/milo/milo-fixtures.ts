@@ -8,6 +8,7 @@ import { AdminClient } from '../admin-client.js';
 import { MiloRequestError } from './errors.js';
 import { MILO_INFRA_GROUP, MILO_PROJECT_GROUP, MILO_VERSION, projectControlPlaneCrd, projectCrd } from './crds.js';
 
+/** How createProject makes a project: its labels, whether it is ready, and its organization. */
 export interface ProjectFixtureOptions {
   labels?: Record<string, string>;
   /** Mark it ready right after creating it. Default false: the CRD default, waiting for its control plane. */
@@ -16,6 +17,7 @@ export interface ProjectFixtureOptions {
   organization?: string;
 }
 
+/** A status condition as Milo writes it (metav1.Condition without its times). */
 export interface ReadinessCondition {
   type: string;
   status: 'True' | 'False' | 'Unknown';
@@ -29,6 +31,7 @@ type StatusHolder = { status?: { conditions?: ReadinessCondition[] } };
 const projectsPath = `/apis/${MILO_PROJECT_GROUP}/${MILO_VERSION}/projects`;
 const controlPlanesPath = `/apis/${MILO_INFRA_GROUP}/${MILO_VERSION}/projectcontrolplanes`;
 
+/** Creates, readies and deletes Milo Projects and their ProjectControlPlanes on a fake Milo, as tests need them. */
 export class MiloFixtures {
   private readonly admin: AdminClient;
 
@@ -59,6 +62,7 @@ export class MiloFixtures {
     }
   }
 
+  /** Creates a Project in an organization, its `Ready` condition True when `options.ready`, else Unknown. */
   async createProject(name: string, options: ProjectFixtureOptions = {}): Promise<void> {
     const org = options.organization ?? 'test-org';
     const created = await this.admin.send<StatusHolder>('POST', projectsPath, {
@@ -89,6 +93,7 @@ export class MiloFixtures {
     );
   }
 
+  /** Deletes a Project (its control plane stays until deleteProjectControlPlane). */
   async deleteProject(name: string): Promise<void> {
     await this.admin.send('DELETE', `${projectsPath}/${encodeURIComponent(name)}`);
   }
@@ -134,6 +139,7 @@ export class MiloFixtures {
     );
   }
 
+  /** Deletes the ProjectControlPlane of project `name`; the Project itself stays. */
   async deleteProjectControlPlane(name: string): Promise<void> {
     await this.admin.send('DELETE', `${controlPlanesPath}/${encodeURIComponent(name)}`);
   }

@@ -88,9 +88,11 @@ class InMemoryMiloServer implements MiloServer {
     else this.down.add(project);
   }
 
+  /** Kubeconfig YAML that reaches Milo's API (the project control planes are paths under it). */
   kubeconfig(opts?: KubeconfigOptions): string {
     return this.server.kubeconfig(opts);
   }
+  /** Writes kubeconfig(opts) to `path`, readable by the owner only. */
   writeKubeconfig(path: string, opts?: KubeconfigOptions): Promise<void> {
     return this.server.writeKubeconfig(path, opts);
   }
@@ -103,6 +105,7 @@ class InMemoryMiloServer implements MiloServer {
   addMount(mount: PathMount): () => void {
     return this.server.addMount(mount);
   }
+  /** Counters of Milo's API server since start. */
   stats(): ApiServerStats {
     return this.server.stats();
   }

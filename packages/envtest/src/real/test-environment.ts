@@ -84,6 +84,7 @@ export interface TestEnvironment {
   stop(): Promise<void>;
   /** The same as stop(), for code written against the in-memory ApiServer. */
   close(): Promise<void>;
+  /** The same as stop(), for `await using`. */
   [Symbol.asyncDispose](): Promise<void>;
 }
 

@@ -34,6 +34,7 @@ interface Member {
 
 /** What the keeper needs from the manager. */
 export interface KeeperManager {
+  /** The manager's provider, whose clusters get the webhook configuration. */
   getProvider?(): Provider | undefined;
   readonly logger?: Logger;
 }
@@ -68,6 +69,7 @@ export class WebhookConfigurationKeeper {
     return [...this.members.values()].filter((m) => m.failures === 0 && m.timer === undefined).map((m) => m.name);
   }
 
+  /** Keeps the configuration in the host cluster until `signal` aborts. */
   async start(signal: AbortSignal): Promise<void> {
     if (this.started) throw new WebhookOptionsError('the webhook configuration keeper was already started');
     this.started = true;
@@ -90,6 +92,7 @@ export class WebhookConfigurationKeeper {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
+  /** Keeps the configuration in `cluster` until `signal` aborts (the cluster is disengaged). */
   engage(signal: AbortSignal, name: ClusterName, cluster: Cluster): Promise<void> {
     const present = this.members.get(name);
     if (present?.cluster === cluster && !present.signal.aborted) return Promise.resolve();

@@ -50,6 +50,7 @@ export type AdmissionHandler = (ctx: AdmissionContext) => AdmissionResult | Prom
  * is a handler failure (answered by the webhook's failurePolicy); return `denied(...)` to reject on purpose.
  */
 export interface Defaulter<T extends KubeObject = KubeObject> {
+  /** Sets defaults on `obj` in place (the response patches the difference); may return warnings. */
   default(ctx: AdmissionContext, obj: T): void | ValidationResult | Promise<void | ValidationResult>;
 }
 
@@ -68,7 +69,9 @@ export interface ValidationResult {
  * webhook's failurePolicy), not a denial: return `denied(reason)` to reject.
  */
 export interface Validator<T extends KubeObject = KubeObject> {
+  /** Judges an object being created: throw or return `{ allowed: false }` to deny; may return warnings. */
   validateCreate?(ctx: AdmissionContext, obj: T): void | ValidationResult | Promise<void | ValidationResult>;
+  /** Judges an update from `oldObj` to `newObj`: throw or return `{ allowed: false }` to deny; may return warnings. */
   validateUpdate?(ctx: AdmissionContext, oldObj: T, newObj: T): void | ValidationResult | Promise<void | ValidationResult>;
   /** Gets the object being deleted (the request's oldObject). */
   validateDelete?(ctx: AdmissionContext, obj: T): void | ValidationResult | Promise<void | ValidationResult>;

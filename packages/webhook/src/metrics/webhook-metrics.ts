@@ -24,7 +24,9 @@ interface Removable {
 
 /** prom-client's Registry, or one from another copy of prom-client (npm may install two). */
 export interface RegistryLike {
+  /** Registers a metric. */
   registerMetric(metric: never): void;
+  /** The metric registered under `name`, if any. */
   getSingleMetric(name: string): unknown;
 }
 
@@ -113,14 +115,17 @@ export class WebhookMetrics {
     );
   }
 
+  /** A review began: one more in flight. */
   reviewStarted(webhook: string): void {
     this.inFlight.inc({ webhook });
   }
 
+  /** A review ended: one fewer in flight. */
   reviewFinished(webhook: string): void {
     this.inFlight.dec({ webhook });
   }
 
+  /** Counts a finished review by result, and observes its latency. */
   reviewDone(webhook: string, cluster: string, result: ReviewResult, seconds: number): void {
     this.count(cluster, this.requests, { webhook, cluster, result });
     this.note(cluster, this.latency, { webhook, cluster });
@@ -128,10 +133,12 @@ export class WebhookMetrics {
     if (result === 'denied') this.count(cluster, this.denials, { webhook, cluster });
   }
 
+  /** Counts a handler that threw or timed out. */
   handlerFailed(webhook: string, cluster: string, kind: HandlerFailure): void {
     this.count(cluster, this.failures, { webhook, cluster, kind });
   }
 
+  /** Counts a request refused before any handler ran (bad body, too large, unknown cluster). */
   rejectedRequest(webhook: string, reason: RejectReason): void {
     this.rejected.inc({ webhook, reason });
   }

@@ -29,7 +29,9 @@ import { apiServerTimeoutMs, runReview } from './run-review.js';
 
 /** What the server needs from the manager: the engaged Cluster of a member. */
 export interface ClusterLookup {
+  /** The engaged cluster of this name; throws ClusterNotFoundError when there is none. */
   getCluster(name: ClusterName, signal?: AbortSignal): Promise<Cluster>;
+  /** The manager's provider, to tell an unknown cluster from one not engaged yet. */
   getProvider?(): Provider | undefined;
   readonly logger?: Logger;
   readonly metrics?: unknown;
@@ -100,6 +102,7 @@ export class WebhookServer {
     return this.certificates?.identity.serial;
   }
 
+  /** Resolves true once the server listens, false if `signal` aborts first. */
   waitForReady(signal: AbortSignal): Promise<boolean> {
     if (signal.aborted) return Promise.resolve(false);
     return new Promise((resolve) => {
@@ -128,6 +131,7 @@ export class WebhookServer {
     return Promise.resolve();
   }
 
+  /** Serves HTTPS until `signal` aborts, then closes connections and stops. */
   async start(signal: AbortSignal): Promise<void> {
     if (this.started) throw new WebhookOptionsError('the webhook server was already started');
     this.started = true;

@@ -16,6 +16,7 @@ export type FleetReadiness = 'attempted' | 'engaged';
 
 /** Anything that reports cluster statuses: every provider built on EngagerProvider. */
 export interface StatusSource {
+  /** The status of every cluster the provider knows, engaged or not, by name. */
   statuses(): ReadonlyMap<ClusterName, ClusterStatus>;
 }
 
