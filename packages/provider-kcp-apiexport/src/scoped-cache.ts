@@ -4,19 +4,12 @@
  * events. The informers themselves belong to the shared cache, so `start` here only waits for the cluster's lifetime.
  */
 import type { Cache, IndexerFunc, KubeObject, ListOptions, ObjectKey, ObjectKind, ObjectList } from '@multicluster-runtime/core';
-import type {
-  Informer,
-  InformerLease,
-  InformerOptions,
-  InformerReadOptions,
-  Registration,
-  ResourceEventHandler,
-} from '@multicluster-runtime/core/cache';
+import type { Informer, InformerLease, InformerOptions, InformerReadOptions } from '@multicluster-runtime/core/cache';
+import { ScopedInformer } from '@multicluster-runtime/core/cache';
 import type { KubeObjectLike } from '@multicluster-runtime/core/object';
 import { ApiError } from '@multicluster-runtime/core';
 import { whenAborted } from '@multicluster-runtime/core/signal';
-import { CLUSTER_FIELD, logicalClusterOf } from './annotations.js';
-import type { ClusterRouter } from './cluster-router.js';
+import { CLUSTER_FIELD } from './annotations.js';
 import type { WildcardCache } from './wildcard-cache.js';
 
 type ReadOptions = InformerReadOptions;
@@ -28,40 +21,6 @@ function withCluster(selector: ListOptions['fieldSelector'], cluster: string): s
     return selector.trim() === '' ? `${CLUSTER_FIELD}=${escaped}` : `${selector},${CLUSTER_FIELD}=${escaped}`;
   }
   return { ...selector, [CLUSTER_FIELD]: cluster };
-}
-
-/** A shared informer seen from one logical cluster. */
-class ScopedInformer<T extends KubeObject> implements Informer<T> {
-  constructor(
-    private readonly inner: Informer<T>,
-    private readonly router: ClusterRouter,
-    private readonly cluster: string,
-  ) {}
-
-  get kind(): ObjectKind {
-    return this.inner.kind;
-  }
-
-  /** Resync periods are not supported per cluster: the shared informer serves every cluster. */
-  addEventHandler(handler: ResourceEventHandler<T>): Registration {
-    return this.router.add(this.cluster, handler);
-  }
-
-  hasSynced(): boolean {
-    return this.inner.hasSynced();
-  }
-
-  status(): ReturnType<Informer['status']> {
-    return this.inner.status();
-  }
-
-  get(namespace: string, name: string): T | undefined {
-    return this.list().find((o) => (o.metadata.namespace ?? '') === namespace && o.metadata.name === name);
-  }
-
-  list(): T[] {
-    return this.inner.list().filter((o) => logicalClusterOf(o) === this.cluster);
-  }
 }
 
 /**
@@ -77,14 +36,14 @@ export class ScopedCache implements Cache {
   async getInformer<T extends KubeObject = KubeObject>(kind: ObjectKind, options?: InformerOptions): Promise<Informer<T>> {
     await this.shared.ensureClusterIndex(kind);
     const inner = await this.shared.cache.getInformer<T>(kind, options);
-    return new ScopedInformer(inner, this.shared.router(inner), this.cluster);
+    return new ScopedInformer(this.shared.router(inner), this.cluster);
   }
 
   async acquireInformer<T extends KubeObject = KubeObject>(kind: ObjectKind, options?: InformerOptions): Promise<InformerLease<T>> {
     await this.shared.ensureClusterIndex(kind);
     const lease = await this.shared.cache.acquireInformer<T>(kind, options);
     return {
-      informer: new ScopedInformer(lease.informer, this.shared.router(lease.informer), this.cluster),
+      informer: new ScopedInformer(this.shared.router(lease.informer), this.cluster),
       release: () => lease.release(),
     };
   }

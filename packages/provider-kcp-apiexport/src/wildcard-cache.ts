@@ -4,17 +4,16 @@
  * cluster's reads go through its own index entry; each shared informer gets one router that hands events to the
  * right cluster's handlers. Field indexes asked for by many clusters are registered once.
  */
-import type { IndexerFunc, Logger, ObjectKind } from '@multicluster-runtime/core';
+import type { IndexerFunc, KubeObject, Logger, ObjectKind } from '@multicluster-runtime/core';
 import type { Informer, InformerCacheOptions } from '@multicluster-runtime/core/cache';
-import { InformerCache } from '@multicluster-runtime/core/cache';
+import { EventRouter, InformerCache } from '@multicluster-runtime/core/cache';
 import { kindKey } from '@multicluster-runtime/core/object';
 import { CLUSTER_FIELD, clusterObjectKey, logicalClusterOf } from './annotations.js';
-import { ClusterRouter } from './cluster-router.js';
 
 export class WildcardCache {
   readonly cache: InformerCache;
   private readonly indexed = new Set<string>();
-  private readonly routers = new WeakMap<Informer, ClusterRouter>();
+  private readonly routers = new WeakMap<Informer, EventRouter>();
 
   constructor(
     options: Omit<InformerCacheOptions, 'objectKey'>,
@@ -41,9 +40,11 @@ export class WildcardCache {
     }
   }
 
-  router(informer: Informer): ClusterRouter {
+  /** The router of a shared informer: events go to the handlers of the object's logical cluster. */
+  router<T extends KubeObject>(informer: Informer<T>): EventRouter<T> {
     let router = this.routers.get(informer);
-    if (!router) this.routers.set(informer, (router = new ClusterRouter(informer, this.log)));
-    return router;
+    if (!router) this.routers.set(informer, (router = new EventRouter<KubeObject>(informer, logicalClusterOf, this.log, 'logicalCluster')));
+    // One router per informer serves every type the informer's objects are read as.
+    return router as unknown as EventRouter<T>;
   }
 }

@@ -67,15 +67,27 @@ export class UnindexedFieldError extends CacheError {
   }
 }
 
+const ALREADY_REGISTERED = 'an index for it is already registered';
+
 /** `indexField` was called twice for the same kind and field, or for a field the cache answers by itself. */
 export class IndexConflictError extends CacheError {
+  /** The conflict for an index of this kind and field that exists already. */
+  static alreadyRegistered(kind: ObjectKind, field: string): IndexConflictError {
+    return new IndexConflictError(kind, field, ALREADY_REGISTERED);
+  }
+
   override readonly name = 'IndexConflictError';
   constructor(
     readonly kind: ObjectKind,
     readonly field: string,
-    reason: string,
+    readonly reason: string,
   ) {
     super(`cannot index ${kindKey(kind)} by ${JSON.stringify(field)}: ${reason}`);
+  }
+
+  /** True when an index of this kind and field exists already (the other conflicts are mistakes in the call). */
+  get alreadyRegistered(): boolean {
+    return this.reason === ALREADY_REGISTERED;
   }
 }
 

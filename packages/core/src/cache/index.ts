@@ -19,6 +19,7 @@ export type {
 } from './types.js';
 export type { CacheReadOptions as InformerReadOptions, InformerCacheOptions } from './informer-cache.js';
 export { InformerCache } from './informer-cache.js';
+export { EventRouter, ScopedInformer } from './event-router.js';
 export type { SharedInformerOptions } from './informer.js';
 export { SharedInformer } from './informer.js';
 export type { IndexFunc, StoreChange, StoreOptions } from './store.js';

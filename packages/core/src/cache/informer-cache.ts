@@ -136,7 +136,7 @@ export class InformerCache implements Cache {
     const key = kindKey(kind);
     let fields = this.indexers.get(key);
     if (!fields) this.indexers.set(key, (fields = new Map<string, IndexerFunc>()));
-    if (fields.has(field)) throw new IndexConflictError(kind, field, 'an index for it is already registered');
+    if (fields.has(field)) throw IndexConflictError.alreadyRegistered(kind, field);
     fields.set(field, extract);
     for (const entry of this.entries.values()) {
       if (entry.informer && kindKey(entry.kind) === key) entry.informer.addIndex(fieldIndexName(field), extract);

@@ -157,7 +157,7 @@ export const acceptanceCases: readonly AcceptanceCase[] = [
 /** Both index fields find exactly the marker in `cluster`'s cache, not the decoy beside it. */
 async function expectIndexed(s: AcceptanceSession, cluster: Cluster, marker: string): Promise<void> {
   for (const field of [EARLY_FIELD, LATE_FIELD]) {
-    const found = await cluster.cache.list(s.kind, { namespace: s.namespace, fieldSelector: { [field]: marker } });
+    const found = await cluster.cache.list(s.kind, { namespace: s.namespaceOf(marker), fieldSelector: { [field]: marker } });
     expect(
       found.items.map((o) => o.metadata.name),
       `index ${field} in ${cluster.name}`,

@@ -17,6 +17,11 @@ export interface AcceptanceMember {
   readonly name: ClusterName;
   /** Admin access to the member's API server; the suite writes its marker objects with it. */
   readonly kubeconfig: KubeConfig;
+  /**
+   * Namespace of this member's marker objects, for members that are namespaces of one server (each reads and writes
+   * only its own). Default: the fixture's `markerNamespace`.
+   */
+  readonly markerNamespace?: string;
 }
 
 /** One fleet, started for one test case and closed after it. */

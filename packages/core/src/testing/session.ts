@@ -31,6 +31,8 @@ export class AcceptanceSession {
   private managerDone?: Promise<void>;
   private managerError?: { error: unknown };
   private markers = 0;
+  /** The namespace each marker was written in (a member's own, or the fixture's). */
+  private readonly markerNamespaces = new Map<string, string>();
 
   private constructor(
     readonly fixture: ProviderAcceptanceFixture,
@@ -99,6 +101,7 @@ export class AcceptanceSession {
    */
   async writeMarker(member: AcceptanceMember, step: string): Promise<string> {
     const value = `${step}-${++this.markers}`;
+    this.markerNamespaces.set(value, member.markerNamespace ?? this.namespace);
     const writer = newCluster(member.kubeconfig, { name: `acceptance-writer-${member.name}` });
     try {
       await writer.client.create(this.marker(value));
@@ -109,7 +112,12 @@ export class AcceptanceSession {
   }
 
   private marker(value: string): KubeObject {
-    return { ...this.kind, metadata: { name: value, namespace: this.namespace, labels: { [MARKER_LABEL]: value } } };
+    return { ...this.kind, metadata: { name: value, namespace: this.namespaceOf(value), labels: { [MARKER_LABEL]: value } } };
+  }
+
+  /** The namespace marker `value` was written in. */
+  namespaceOf(value: string): string {
+    return this.markerNamespaces.get(value) ?? this.namespace;
   }
 
   /**
@@ -117,7 +125,7 @@ export class AcceptanceSession {
    * cache; throws if any misses it.
    */
   async readMarker(cluster: Cluster, value: string): Promise<void> {
-    const key = { namespace: this.namespace, name: value };
+    const key = { namespace: this.namespaceOf(value), name: value };
     const direct = await cluster.apiReader.get(this.kind, key);
     const client = await cluster.client.get(this.kind, key);
     const cached = await cluster.cache.get(this.kind, key);
