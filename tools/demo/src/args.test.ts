@@ -10,6 +10,8 @@ describe('demo flags', () => {
     expect(parseDemoArgs(['--kind', 'dev-'])?.source).toEqual({ kind: 'kind', prefix: 'dev-' });
     expect(parseDemoArgs(['--capi'])?.source).toEqual({ kind: 'capi' });
     expect(parseDemoArgs(['--capi', 'fleet'])?.source).toEqual({ kind: 'capi', namespace: 'fleet' });
+    expect(parseDemoArgs(['--namespaces'])?.source).toEqual({ kind: 'namespaces' });
+    expect(parseDemoArgs(['--namespaces', 'fleet=on'])?.source).toEqual({ kind: 'namespaces', selector: 'fleet=on' });
     expect(parseDemoArgs(['--cluster-profiles', 'fleet', '--access-config', 'access.json'])?.source).toEqual({
       kind: 'cluster-profiles',
       namespace: 'fleet',
@@ -25,6 +27,7 @@ describe('demo flags', () => {
     [['--bogus'], /Unknown option/],
     [['--kind', '--kubeconfig-dir', 'x'], /choose one/],
     [['--kind', '--capi'], /choose one/],
+    [['--namespaces', '--capi'], /choose one/],
     [['--capi', '--cluster-profiles', 'fleet', '--access-config', 'a.json'], /choose one/],
     [['--cluster-profiles', 'fleet'], /--cluster-profiles and --access-config come together/],
     [['stray'], /unexpected argument "stray"/],

@@ -18,6 +18,7 @@ export interface DemoArgs {
     | { kind: 'kubeconfig-dir'; dir: string }
     | { kind: 'kind'; prefix?: string }
     | { kind: 'capi'; namespace?: string }
+    | { kind: 'namespaces'; selector?: string }
     | { kind: 'cluster-profiles'; namespace: string; accessConfig: string };
 }
 
@@ -38,6 +39,9 @@ Real clusters (the host is your current kubeconfig context):
   --kind [PREFIX]         every kind cluster (optionally only names starting with PREFIX) is a member
   --capi [NAMESPACE]      the host is a Cluster API management cluster: every Cluster (optionally only in
                           NAMESPACE) whose control plane is initialized is a member
+  --namespaces [SELECTOR] every namespace of the host (optionally only those the label SELECTOR matches, e.g.
+                          fleet=on) is a member that reads and writes only its namespace; not \`fleet\`, where
+                          the mirror controller writes
   --cluster-profiles NAMESPACE --access-config FILE
                           the host is a cluster inventory hub: every healthy ClusterProfile in NAMESPACE is a
                           member, reached through the credential plugins FILE configures (the JSON of Go's
@@ -73,6 +77,7 @@ export function parseDemoArgs(argv: string[]): DemoArgs | undefined {
         'kubeconfig-dir': { type: 'string' },
         kind: { type: 'boolean', default: false },
         capi: { type: 'boolean', default: false },
+        namespaces: { type: 'boolean', default: false },
         'cluster-profiles': { type: 'string' },
         'access-config': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -89,8 +94,8 @@ export function parseDemoArgs(argv: string[]): DemoArgs | undefined {
   const durationSec = v.duration === undefined ? undefined : positiveInt('duration', v.duration, 0);
   let source: DemoArgs['source'] = { kind: 'embedded' };
   const profiles = v['cluster-profiles'];
-  if ([v['kubeconfig-dir'] !== undefined, v.kind, v.capi, profiles !== undefined].filter(Boolean).length > 1) {
-    throw new UsageError('choose one of --kubeconfig-dir, --kind, --capi and --cluster-profiles');
+  if ([v['kubeconfig-dir'] !== undefined, v.kind, v.capi, v.namespaces, profiles !== undefined].filter(Boolean).length > 1) {
+    throw new UsageError('choose one of --kubeconfig-dir, --kind, --capi, --namespaces and --cluster-profiles');
   }
   if ((profiles === undefined) !== (v['access-config'] === undefined)) {
     throw new UsageError('--cluster-profiles and --access-config come together');
@@ -100,6 +105,7 @@ export function parseDemoArgs(argv: string[]): DemoArgs | undefined {
   if (profiles !== undefined) source = { kind: 'cluster-profiles', namespace: profiles, accessConfig: v['access-config']! };
   if (v.kind) source = positional ? { kind: 'kind', prefix: positional } : { kind: 'kind' };
   else if (v.capi) source = positional ? { kind: 'capi', namespace: positional } : { kind: 'capi' };
+  else if (v.namespaces) source = positional ? { kind: 'namespaces', selector: positional } : { kind: 'namespaces' };
   else if (parsed.positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[0])}`);
   return {
     ...(durationSec !== undefined ? { durationSec } : {}),

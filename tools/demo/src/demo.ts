@@ -8,9 +8,10 @@ import { CapiProvider } from '@multicluster-runtime/provider-capi';
 import { ClusterProfileProvider, loadAccessConfigFile } from '@multicluster-runtime/provider-cluster-inventory-api';
 import { KindProvider } from '@multicluster-runtime/provider-kind';
 import { KubeconfigFileProvider } from '@multicluster-runtime/provider-kubeconfig';
+import { NamespaceProvider } from '@multicluster-runtime/provider-namespace';
 import { isStatusSource } from '@multicluster-runtime/core/providers';
 import type { DemoArgs } from './args.js';
-import { setupControllers } from './controllers.js';
+import { mirrorNamespace, setupControllers } from './controllers.js';
 import { EmbeddedFleet } from './fleet.js';
 import { DemoStats, type ClusterRow } from './stats.js';
 import { renderTable, runView } from './view.js';
@@ -28,6 +29,11 @@ function realProvider(source: Exclude<DemoArgs['source'], { kind: 'embedded' }>)
       return new KindProvider(source.prefix ? { namePrefix: source.prefix } : {});
     case 'capi':
       return new CapiProvider(source.namespace ? { namespace: source.namespace } : {});
+    case 'namespaces':
+      // Never the namespace the mirror controller writes into (the API server labels each namespace with its name).
+      return new NamespaceProvider({
+        labelSelector: [source.selector, `kubernetes.io/metadata.name!=${mirrorNamespace}`].filter(Boolean).join(','),
+      });
     case 'cluster-profiles':
       return new ClusterProfileProvider({ namespace: source.namespace, accessConfig: loadAccessConfigFile(source.accessConfig) });
     case 'kubeconfig-dir':

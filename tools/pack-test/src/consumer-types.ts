@@ -90,6 +90,23 @@ export const secrets: ProviderRunnable = new KubeconfigSecretProvider({ namespac
 // @ts-expect-error the namespace is required
 export const wrong = new KubeconfigSecretProvider({});
 `,
+  'provider-namespace': `
+import { isForbidden, type ProviderRunnable } from '@multicluster-runtime/core';
+import { NamespaceProvider, NamespaceScopeError } from '@multicluster-runtime/provider-namespace';
+
+export const namespaces: ProviderRunnable = new NamespaceProvider({ labelSelector: { matchLabels: { fleet: 'on' } } });
+export const forbidden: boolean = isForbidden(new NamespaceScopeError('team-a', 'a Node is cluster-scoped'));
+// @ts-expect-error the selector is a string, a map or a LabelSelector
+export const wrong = new NamespaceProvider({ labelSelector: 42 });
+`,
+  'create-controller': `
+import { providerIds, renderProject, pinnedVersions, providerChoice, type ProviderId } from '@multicluster-runtime/create-controller';
+
+const id: ProviderId = providerIds[0];
+export const files: Record<string, string> = renderProject({ name: 'x', provider: providerChoice(id, 'x'), versions: pinnedVersions(), undiciOverride: false });
+// @ts-expect-error the provider must be one of providerIds
+export const wrong = providerChoice('docker', 'x');
+`,
   'provider-capi': `
 import type { ProviderRunnable } from '@multicluster-runtime/core';
 import { CapiProvider, capiClusterName } from '@multicluster-runtime/provider-capi';

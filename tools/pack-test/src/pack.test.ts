@@ -72,6 +72,12 @@ const projects: ConsumerSpec[] = [
     examples: [scenario('packages/provider-kcp-apiexport/README.md')],
   },
   { name: 'core + provider-milo', packages: ['core', 'provider-milo'], examples: [scenario('packages/provider-milo/README.md')] },
+  {
+    name: 'core + provider-namespace',
+    packages: ['core', 'provider-namespace'],
+    examples: [scenario('packages/provider-namespace/README.md')],
+  },
+  { name: 'create-controller', packages: ['create-controller'], examples: [scenario('packages/create-controller/README.md')] },
   // Installed alone (with core) it is imported and type-checked; its README example also needs provider-kubeconfig.
   { name: 'core + webhook', packages: ['core', 'webhook'], examples: [] },
   {

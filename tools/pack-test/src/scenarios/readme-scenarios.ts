@@ -95,6 +95,42 @@ export const readmeScenarios: ExampleScenario[] = [
     },
   },
   {
+    readme: 'packages/provider-namespace/README.md',
+    packages: ['core', 'provider-namespace'],
+    async prepare(fx) {
+      const h = await host(fx);
+      await h.client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a', labels: { fleet: 'on' } } });
+      await h.client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'other' } });
+      await h.client.create(configMap('team-a', 'in-team-a'));
+      await h.client.create(configMap('other', 'in-other'));
+      return {
+        cwd: fx.dir,
+        env: h.env,
+        runsUntilSignalled: true,
+        steps: [
+          { expect: [logLine({ msg: 'configmap changed', cluster: 'team-a', name: 'in-team-a' })] },
+          {
+            act: () => h.client.create(configMap('team-a', 'later')).then(() => undefined),
+            expect: [logLine({ msg: 'configmap changed', cluster: 'team-a', name: 'later' })],
+          },
+        ],
+        never: [/"cluster":"other"/], // not labelled fleet=on
+      };
+    },
+  },
+  {
+    readme: 'packages/create-controller/README.md',
+    packages: ['create-controller'],
+    prepare(fx) {
+      return Promise.resolve({
+        cwd: fx.dir,
+        env: {},
+        runsUntilSignalled: false,
+        steps: [{ expect: [/^1[0-9] files in \/\S+\/fleet-ctl$/m] }],
+      });
+    },
+  },
+  {
     readme: 'packages/provider-kind/README.md',
     packages: ['core', 'provider-kind'],
     async prepare(fx) {
