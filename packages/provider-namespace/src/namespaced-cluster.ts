@@ -4,7 +4,7 @@
  * thousand members cost a thousand small objects; starting it starts nothing, and it lives until its engagement ends.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { Cluster, EventRecorder, Logger } from '@multicluster-runtime/core';
+import type { Cache, Client, Cluster, EventRecorder, Logger, Reader } from '@multicluster-runtime/core';
 import type { RESTMapper } from '@multicluster-runtime/core/client';
 import { whenAborted } from '@multicluster-runtime/core/signal';
 import { NamespaceScopeError } from './errors.js';
@@ -12,11 +12,12 @@ import { NamespaceScope } from './scope.js';
 import { NamespacedClient, NamespacedReader } from './scoped-client.js';
 import { NamespacedCache, type SharedCache } from './shared-cache.js';
 
+/** One engaged namespace: the host cluster's client, reader, cache and recorders, confined to the namespace. */
 export class NamespacedCluster implements Cluster {
-  readonly client: NamespacedClient;
-  readonly apiReader: NamespacedReader;
-  readonly cache: NamespacedCache;
-  readonly fieldIndexer: NamespacedCache;
+  readonly client: Client;
+  readonly apiReader: Reader;
+  readonly cache: Cache;
+  readonly fieldIndexer: Cache;
   readonly restMapper: RESTMapper;
   readonly config: KubeConfig;
 

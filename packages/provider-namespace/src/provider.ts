@@ -34,6 +34,7 @@ import { SharedCache } from './shared-cache.js';
 
 const NAMESPACES: ObjectKind = { apiVersion: 'v1', kind: 'Namespace' };
 
+/** Options of NamespaceProvider: which namespaces, from which cluster, and how engagements wait and retry. */
 export interface NamespaceProviderOptions {
   /**
    * Only namespaces whose labels match: a selector string (`team=a,env!=prod`), a map of equalities, or a
@@ -58,6 +59,7 @@ interface Retry {
   timer?: NodeJS.Timeout;
 }
 
+/** The namespaces of one cluster as a fleet: each selected namespace is a member named after it (see the module comment). */
 export class NamespaceProvider implements ProviderRunnable {
   private readonly clusters: ClusterSet;
   private readonly selector: LabelSelector;
