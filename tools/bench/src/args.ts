@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { BenchArgsError } from './errors.js';
 import { IMPL_NAMES, type ImplName } from './impls.js';
 
-export const SCENARIO_NAMES = ['engage', 'throughput', 'latency', 'memory', 'projects'] as const;
+export const SCENARIO_NAMES = ['engage', 'throughput', 'latency', 'memory', 'projects', 'namespaces'] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
 export interface BenchArgs {
@@ -18,8 +18,9 @@ export const USAGE = `Usage: npm run bench -- [--quick] [--json FILE] [--scenari
 
 Runs the benchmark scenarios one after another and prints a table for each; every figure of multicluster-runtime
 (mcr) sits beside plain client-node informers and the Go multicluster-runtime (go-mcr, where Go is installed),
-measured in the same run against the same in-memory API servers. The projects scenario (1,000 Milo projects in one
-process) runs mcr alone: no baseline has a Milo provider.
+measured in the same run against the same in-memory API servers. The scale scenarios (projects: 1,000 Milo
+projects in one process; namespaces: 1,000 namespaces of one API server) run mcr alone: no baseline has their
+providers.
 
 Options:
   --quick            Small sizes and short windows (CI smoke, under two minutes).

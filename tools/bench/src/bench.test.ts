@@ -73,15 +73,39 @@ test('--quick projects engages every Milo project and reports memory per project
   expect(projects).toMatchObject({ name: 'projects', errors: [] });
   expect(projects!.results).toHaveLength(1);
   const r = projects!.results[0]!;
-  expect(r).toMatchObject({ impl: 'mcr', projects: 100, objectsPerProject: 2 });
+  expect(r).toMatchObject({ impl: 'mcr', members: 100, objectsPerMember: 2 });
   expect(r['informers'].reconciles).toBeGreaterThanOrEqual(200);
   for (const stage of [r['engaged'], r['informers']]) {
     expect(stage.seconds).toBeGreaterThan(0);
     expect(stage.heapBytes).toBeGreaterThan(r['before'].heapBytes);
-    expect(stage.heapBytesPerProject).toBeCloseTo((stage.heapBytes - r['before'].heapBytes) / 100);
+    expect(stage.heapBytesPerMember).toBeCloseTo((stage.heapBytes - r['before'].heapBytes) / 100);
   }
   // A watching informer per project costs more than an idle project.
   expect(r['informers'].heapBytes).toBeGreaterThan(r['engaged'].heapBytes);
+}, 70_000);
+
+test('--quick namespaces engages 100 namespaces of one server and reports memory per namespace, idle and with informers', async () => {
+  const json = join(dir, 'namespaces.json');
+  const { stdout } = await run(
+    process.execPath,
+    [join(root, 'tools/bench/dist/main.js'), '--quick', '--scenarios', 'namespaces', '--impls', 'mcr', '--json', json],
+    { cwd: root, timeout: 60_000 },
+  );
+  expect(stdout).toContain('Namespaces engaged in one process (mcr NamespaceProvider; 100 namespaces of one API server');
+  const report = JSON.parse(await readFile(json, 'utf8')) as {
+    failures: unknown[];
+    scenarios: { name: string; errors: unknown[]; results: Record<string, any>[] }[];
+  };
+  expect(report.failures).toEqual([]);
+  const [namespaces] = report.scenarios;
+  expect(namespaces).toMatchObject({ name: 'namespaces', errors: [] });
+  const r = namespaces!.results[0]!;
+  expect(r).toMatchObject({ impl: 'mcr', members: 100, objectsPerMember: 2 });
+  expect(r['informers'].reconciles).toBeGreaterThanOrEqual(200);
+  for (const stage of [r['engaged'], r['informers']]) {
+    expect(stage.seconds).toBeGreaterThan(0);
+    expect(stage.heapBytesPerMember).toBeCloseTo((stage.heapBytes - r['before'].heapBytes) / 100);
+  }
 }, 70_000);
 
 test('bad options exit 2 with the usage', async () => {

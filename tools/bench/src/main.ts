@@ -13,7 +13,7 @@ import type { ImplSpec } from './runner-process.js';
 import { engageScenario } from './scenarios/engage.js';
 import { latencyScenario } from './scenarios/latency.js';
 import { memoryScenario } from './scenarios/memory.js';
-import { projectsScenario } from './scenarios/projects.js';
+import { namespacesScenario, projectsScenario } from './scenarios/members-scale.js';
 import { errorMessage, type ScenarioContext, type ScenarioResult } from './scenarios/scenario.js';
 import { throughputScenario } from './scenarios/throughput.js';
 
@@ -23,6 +23,7 @@ const scenarios: Record<ScenarioName, (ctx: ScenarioContext) => Promise<Scenario
   latency: latencyScenario,
   memory: memoryScenario,
   projects: projectsScenario,
+  namespaces: namespacesScenario,
 };
 
 /** --quick must finish in two minutes; a warm Go build takes seconds, a cold one minutes. */
@@ -48,8 +49,8 @@ export async function runBench(args: BenchArgs, out: (s: string) => void, progre
     cpuModel: cpus()[0]?.model,
     memoryBytes: totalmem(),
   };
-  // The projects scenario runs mcr alone (no baseline has a Milo provider): no Go build for it.
-  if (args.impls.includes('go-mcr') && args.scenarios.some((s) => s !== 'projects')) {
+  // The scale scenarios run mcr alone (no baseline has their providers): no Go build for them.
+  if (args.impls.includes('go-mcr') && args.scenarios.some((s) => s !== 'projects' && s !== 'namespaces')) {
     progress('building tools/go-baseline …');
     const go = await buildGoBaseline(args.quick ? quickGoBuildMs : undefined);
     if ('impl' in go) {

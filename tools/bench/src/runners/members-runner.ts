@@ -1,9 +1,10 @@
 /**
- * Runner of the `projects` scenario: multicluster-runtime's MiloProvider (project mode) in a process of its own, driven
- * in stages so that each stage's memory can be read apart: `memory` (heap and RSS after forced GC), `engage` (starts
- * the manager and answers once all `--projects` projects are engaged, no controller yet), `watch` (adds one ConfigMap
- * controller, which starts an informer in every engaged project, and answers once each project's ConfigMaps were
- * reconciled), `stop`. Started as `node --expose-gc milo-runner.js --kubeconfig FILE --projects N --objects M`.
+ * Runner of the scale scenarios (`projects`, `namespaces`): multicluster-runtime's MiloProvider (project mode) or
+ * NamespaceProvider in a process of its own, driven in stages so that each stage's memory can be read apart: `memory`
+ * (heap and RSS after forced GC), `engage` (starts the manager and answers once all `--members` members are engaged,
+ * no controller yet), `watch` (adds one ConfigMap controller, which starts an informer in every engaged member, or
+ * routes the host's one informer to each, and answers once each member's ConfigMaps were reconciled), `stop`. Started
+ * as `node --expose-gc members-runner.js --kind milo|namespaces --kubeconfig FILE --members N --objects M`.
  */
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
@@ -11,22 +12,23 @@ import { parseArgs } from 'node:util';
 import { newManager, silentLogger } from '@multicluster-runtime/core';
 import { loadUntrustedKubeconfig } from '@multicluster-runtime/core/kubeconfig';
 import { MiloProvider } from '@multicluster-runtime/provider-milo';
+import { NamespaceProvider } from '@multicluster-runtime/provider-namespace';
 import { addBenchController } from './bench-controller.js';
 import { memoryAfterGc } from './gc-memory.js';
 import { Recorder } from './recorder.js';
 
-/** Answer to `engage`: ms from `mgr.start` until every project was engaged. */
-export interface MiloEngageReply {
+/** Answer to `engage`: ms from `mgr.start` until every member was engaged. */
+export interface MembersEngageReply {
   id: number;
   type: 'engage';
-  projects: number;
+  members: number;
   engageMs: number;
 }
-/** Answer to `watch`: ms from adding the controller until every project's ConfigMaps were reconciled. */
-export interface MiloWatchReply {
+/** Answer to `watch`: ms from adding the controller until every member's ConfigMaps were reconciled. */
+export interface MembersWatchReply {
   id: number;
   type: 'watch';
-  projects: number;
+  members: number;
   reconciles: number;
   watchMs: number;
 }
@@ -48,14 +50,27 @@ async function until(check: () => boolean, what: string): Promise<void> {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { kubeconfig: { type: 'string' }, projects: { type: 'string' }, objects: { type: 'string', default: '0' } },
+    options: {
+      kind: { type: 'string' },
+      kubeconfig: { type: 'string' },
+      members: { type: 'string' },
+      objects: { type: 'string', default: '0' },
+    },
   });
-  const projects = Number(values.projects);
+  const members = Number(values.members);
   const objects = Number(values.objects);
-  if (!values.kubeconfig || !Number.isInteger(projects) || projects < 1 || !Number.isInteger(objects) || objects < 0) {
-    throw new Error('usage: milo-runner --kubeconfig FILE --projects N --objects M');
+  const kind = values.kind;
+  if (
+    (kind !== 'milo' && kind !== 'namespaces') ||
+    !values.kubeconfig ||
+    !Number.isInteger(members) ||
+    members < 1 ||
+    !Number.isInteger(objects) ||
+    objects < 0
+  ) {
+    throw new Error('usage: members-runner --kind milo|namespaces --kubeconfig FILE --members N --objects M');
   }
-  const provider = new MiloProvider();
+  const provider = kind === 'milo' ? new MiloProvider() : new NamespaceProvider({ labelSelector: 'bench=on' });
   const mgr = newManager(loadUntrustedKubeconfig(await readFile(values.kubeconfig, 'utf8')), provider, {
     logger: silentLogger,
     gracefulShutdownTimeoutMs: 10_000,
@@ -68,29 +83,29 @@ async function main(): Promise<void> {
   const stop = new AbortController();
   let running: Promise<void> | undefined;
 
-  const engage = async (id: number): Promise<MiloEngageReply> => {
+  const engage = async (id: number): Promise<MembersEngageReply> => {
     if (running) throw new Error('engage was already sent');
     const t0 = performance.now();
     running = mgr.start(stop.signal);
     running.catch((err: unknown) => {
-      process.stderr.write(`milo runner: manager failed: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.stderr.write(`members runner: manager failed: ${err instanceof Error ? err.message : String(err)}\n`);
       process.exit(1);
     });
-    await until(() => engaged() >= projects, `${projects} engaged projects`);
-    return { id, type: 'engage', projects: engaged(), engageMs: performance.now() - t0 };
+    await until(() => engaged() >= members, `${members} engaged members`);
+    return { id, type: 'engage', members: engaged(), engageMs: performance.now() - t0 };
   };
 
   let watching = false;
-  const watch = async (id: number): Promise<MiloWatchReply> => {
+  const watch = async (id: number): Promise<MembersWatchReply> => {
     if (!running || watching) throw new Error('watch needs one engage before it, and is sent once');
     watching = true;
     const t0 = performance.now();
     addBenchController(mgr, recorder, 4);
     await until(
-      () => reconciled >= projects && recorder.stats().reconciles >= projects * objects,
-      `the ConfigMaps of ${projects} projects reconciled`,
+      () => reconciled >= members && recorder.stats().reconciles >= members * objects,
+      `the ConfigMaps of ${members} members reconciled`,
     );
-    return { id, type: 'watch', projects: reconciled, reconciles: recorder.stats().reconciles, watchMs: performance.now() - t0 };
+    return { id, type: 'watch', members: reconciled, reconciles: recorder.stats().reconciles, watchMs: performance.now() - t0 };
   };
 
   send({ type: 'ready', impl: 'mcr', pid: process.pid });
@@ -133,7 +148,7 @@ async function main(): Promise<void> {
 main().then(
   () => process.exit(0),
   (err: unknown) => {
-    process.stderr.write(`milo runner: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`members runner: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);
   },
 );

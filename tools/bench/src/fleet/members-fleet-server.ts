@@ -1,0 +1,113 @@
+/**
+ * The members fleet server: a child process serving the members of the scale scenarios, so that the server's CPU and
+ * memory never count against the process being measured. `--kind milo`: a fake Milo (envtest's startMiloServer) with
+ * N ready Projects, each project's control plane seeded with M ConfigMaps in `default`. `--kind namespaces`: one
+ * in-memory API server with N namespaces labelled `bench=on`, M ConfigMaps in each. Writes the admin kubeconfig to
+ * `<dir>/host.kubeconfig`, prints `{"type":"ready",…}`, then serves until stdin closes.
+ */
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { newCluster } from '@multicluster-runtime/core';
+import { loadUntrustedKubeconfig } from '@multicluster-runtime/core/kubeconfig';
+import { startApiServer } from '@multicluster-runtime/envtest';
+import { startMiloServer } from '@multicluster-runtime/envtest/milo';
+import { mapConcurrent } from '../concurrency.js';
+import { BENCH_NAMESPACE, objectName } from './fleet-names.js';
+
+/** Which members a scale scenario engages. */
+export type MembersKind = 'milo' | 'namespaces';
+
+/** The name of the i-th member: sorted names sort like their numbers. */
+function memberName(kind: MembersKind, i: number): string {
+  return `${kind === 'milo' ? 'project' : 'member'}-${String(i).padStart(4, '0')}`;
+}
+
+interface Served {
+  writeKubeconfig(path: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function serveMilo(members: number, objects: number): Promise<Served> {
+  const milo = await startMiloServer({ name: 'milo' });
+  await mapConcurrent(
+    Array.from({ length: members }, (_, i) => memberName('milo', i)),
+    16,
+    async (name) => {
+      await milo.fixtures.createProject(name, { ready: true });
+      const path = `${new URL(milo.controlPlaneUrl(name)).pathname}/api/v1/namespaces/${BENCH_NAMESPACE}/configmaps`;
+      for (let i = 0; i < objects; i++) {
+        await milo.fixtures.request('POST', path, {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: objectName(i), namespace: BENCH_NAMESPACE },
+          data: { project: name },
+        });
+      }
+    },
+  );
+  return { writeKubeconfig: (path) => milo.writeKubeconfig(path), close: () => milo.close() };
+}
+
+async function serveNamespaces(members: number, objects: number): Promise<Served> {
+  const server = await startApiServer({ name: 'host' });
+  const admin = newCluster(loadUntrustedKubeconfig(server.kubeconfig()), { name: 'fleet-admin' });
+  try {
+    await mapConcurrent(
+      Array.from({ length: members }, (_, i) => memberName('namespaces', i)),
+      16,
+      async (name) => {
+        await admin.apiReader.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { bench: 'on' } } });
+        for (let i = 0; i < objects; i++) {
+          await admin.apiReader.create({
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: { name: objectName(i), namespace: name },
+            data: { member: name },
+          });
+        }
+      },
+    );
+  } finally {
+    await admin.close();
+  }
+  return { writeKubeconfig: (path) => server.writeKubeconfig(path), close: () => server.close() };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { kind: { type: 'string' }, members: { type: 'string' }, objects: { type: 'string', default: '0' }, dir: { type: 'string' } },
+  });
+  const members = Number(values.members);
+  const objects = Number(values.objects);
+  const kind = values.kind;
+  if (
+    (kind !== 'milo' && kind !== 'namespaces') ||
+    !Number.isInteger(members) ||
+    members < 0 ||
+    !Number.isInteger(objects) ||
+    objects < 0 ||
+    !values.dir
+  ) {
+    throw new Error('usage: members-fleet-server --kind milo|namespaces --members N --objects M --dir FOLDER');
+  }
+  const served = kind === 'milo' ? await serveMilo(members, objects) : await serveNamespaces(members, objects);
+  try {
+    await served.writeKubeconfig(join(values.dir, 'host.kubeconfig'));
+    process.stdout.write(`${JSON.stringify({ type: 'ready', kind, members, objects, pid: process.pid })}\n`);
+    // Serves until the bench closes stdin (or says stop).
+    for await (const line of createInterface({ input: process.stdin })) {
+      if (line.includes('"stop"')) break;
+    }
+  } finally {
+    await served.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`members-fleet-server: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);
