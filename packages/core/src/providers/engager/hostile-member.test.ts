@@ -6,13 +6,12 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
-import { controllerManagedBy } from '../../builder/builder.js';
 import { newCluster } from '../../cluster/cluster.js';
 import { silentLogger } from '../../log/logger.js';
 import { newManager } from '../../manager/manager.js';
+import { answerDiscovery, configOf, healthyLatencies, json, noteHealthyReconciles, tokenConfig } from './hostile-member.test-util.js';
 import { ListProvider } from './list-provider.test-util.js';
 
 const MiB = 1024 * 1024;
@@ -23,30 +22,10 @@ let mode: 'endless-list' | 'endless-watch-line' = 'endless-list';
 /** Bytes of endless answers the hostile member managed to send, and how many it was asked for. */
 const streamed = { bytes: 0, lists: 0 };
 
-const json = (res: ServerResponse, body: unknown) => {
-  res.writeHead(200, { 'Content-Type': 'application/json' });
-  res.end(JSON.stringify(body));
-};
-
 /** Discovery as an API server answers it, for the core group only; every ConfigMap list is an endless body. */
 function hostileHandler(req: IncomingMessage, res: ServerResponse): void {
+  if (answerDiscovery(req, res)) return;
   const path = (req.url ?? '/').split('?')[0] ?? '/';
-  if (path === '/api') return json(res, { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [] });
-  if (path === '/apis') return json(res, { kind: 'APIGroupList', apiVersion: 'v1', groups: [] });
-  if (path === '/api/v1') {
-    const resource = (name: string, kind: string, namespaced: boolean) => ({
-      name,
-      singularName: '',
-      namespaced,
-      kind,
-      verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'],
-    });
-    return json(res, {
-      kind: 'APIResourceList',
-      groupVersion: 'v1',
-      resources: [resource('namespaces', 'Namespace', false), resource('configmaps', 'ConfigMap', true)],
-    });
-  }
   if (path === '/api/v1/configmaps') {
     const watch = /[?&]watch=(true|1)/.test(req.url ?? '');
     if (mode === 'endless-watch-line' && !watch) {
@@ -89,25 +68,13 @@ afterAll(async () => {
   await healthy.close();
 });
 
-function configOf(kubeconfig: string): KubeConfig {
-  const kc = new KubeConfig();
-  kc.loadFromString(kubeconfig);
-  return kc;
-}
-
 test.each(['endless-list', 'endless-watch-line'] as const)(
   "a member streaming an %s does not delay the healthy member's reconciles",
   async (hostileMode) => {
     mode = hostileMode;
     streamed.bytes = 0;
     streamed.lists = 0;
-    const hostileConfig = new KubeConfig();
-    hostileConfig.loadFromOptions({
-      clusters: [{ name: 'h', server: `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`, skipTLSVerify: false }],
-      users: [{ name: 'u', token: 'hostile' }],
-      contexts: [{ name: 'h', cluster: 'h', user: 'u' }],
-      currentContext: 'h',
-    });
+    const hostileConfig = tokenConfig(`http://127.0.0.1:${(hostile.address() as AddressInfo).port}`, 'hostile');
     const provider = new ListProvider(
       [
         ['healthy', configOf(healthy.kubeconfig())],
@@ -117,14 +84,7 @@ test.each(['endless-list', 'endless-watch-line'] as const)(
       { waitCacheTimeoutMs: 60_000, clusterOptions: { transport: { maxResponseBytes: 8 * MiB, maxWatchEventLength: MiB } } },
     );
     const mgr = newManager(configOf(healthy.kubeconfig()), provider, { logger: silentLogger });
-    const seen = new Map<string, number>();
-    controllerManagedBy(mgr)
-      .named('configmaps')
-      .for({ apiVersion: 'v1', kind: 'ConfigMap' })
-      .complete((req) => {
-        if (req.clusterName === 'healthy' && !seen.has(req.name)) seen.set(req.name, performance.now());
-        return Promise.resolve();
-      });
+    const seen = noteHealthyReconciles(mgr);
     const stop = new AbortController();
     const done = mgr.start(stop.signal);
     const writer = newCluster(configOf(healthy.kubeconfig()));
@@ -132,14 +92,7 @@ test.each(['endless-list', 'endless-watch-line'] as const)(
       await expect.poll(() => mgr.engagedClusters().includes('healthy'), { timeout: 20_000 }).toBe(true);
       // The hostile member is being listed (and refused at the limit) over and over.
       await expect.poll(() => streamed.lists, { timeout: 20_000 }).toBeGreaterThanOrEqual(1);
-      const latencies: number[] = [];
-      for (let i = 0; i < 5; i++) {
-        const name = `probe-${hostileMode}-${i}`;
-        const t0 = performance.now();
-        await writer.apiReader.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'default', name } });
-        await expect.poll(() => seen.has(name), { timeout: 10_000, interval: 5 }).toBe(true);
-        latencies.push(seen.get(name)! - t0);
-      }
+      const latencies = await healthyLatencies(writer, seen, hostileMode);
       // ~0.1 s on an idle member; the report that filed this saw 7.9 s with one hostile member beside it.
       expect(Math.max(...latencies)).toBeLessThan(2_000);
       // Each endless answer was cut near the limit, not buffered: what was sent stays within a few limits per list.
