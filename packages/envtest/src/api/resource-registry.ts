@@ -2,6 +2,7 @@
  * Which resources a server serves, per logical cluster: the built-ins everywhere, plus the custom resources of the
  * Established CRDs in that cluster (CRDs are per logical cluster, as in kcp).
  */
+import { GENERIC_BUILTIN_RESOURCES } from './builtin-generic.js';
 import { BUILTIN_RESOURCES } from './builtin-resources.js';
 import type { ResourceType } from './resource-type.js';
 import { storageResource } from './resource-type.js';
@@ -12,6 +13,9 @@ export interface ApiGroupInfo {
   /** Sorted by priority; the first is preferred. */
   versions: string[];
 }
+
+/** Every built-in: the ones with rules of their own first, then the rest of the version's discovery, served generically. */
+const BUILTINS: readonly ResourceType[] = [...BUILTIN_RESOURCES, ...GENERIC_BUILTIN_RESOURCES];
 
 export class ResourceRegistry {
   private readonly custom = new Map<string, Map<string, ResourceType>>();
@@ -35,7 +39,7 @@ export class ResourceRegistry {
       cluster === undefined ? [...this.custom.values()].flatMap((m) => [...m.values()]) : [...(this.custom.get(cluster)?.values() ?? [])];
     const seen = new Set<string>();
     const out: ResourceType[] = [];
-    for (const t of [...BUILTIN_RESOURCES, ...custom]) {
+    for (const t of [...BUILTINS, ...custom]) {
       const k = storageResource(t);
       if (seen.has(k)) continue;
       seen.add(k);

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe } from 'vitest';
 import type { Backend } from './backend.js';
 import { authCases } from './cases/auth.js';
+import { builtinCases } from './cases/builtins.js';
 import { crdCases } from './cases/crd.js';
 import { crudCases } from './cases/crud.js';
 import { deleteCases } from './cases/delete.js';
@@ -32,6 +33,7 @@ export function conformanceSuite(backendName: string, start: () => Promise<Backe
     listCases(ctx);
     watchCases(ctx);
     crdCases(ctx);
+    builtinCases(ctx);
     representationCases(ctx);
     faultCases(ctx);
   });

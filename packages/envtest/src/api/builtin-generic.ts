@@ -1,0 +1,58 @@
+/**
+ * Every other built-in resource of the pinned Kubernetes version, served generically from its discovery document
+ * (builtin-discovery.ts, checked against the real kube-apiserver): storage, watch, list, the status subresource where
+ * the real server has one (with metadata.generation maintained, as for workloads), short names and categories. What
+ * generic serving does not give — kind-specific defaulting and validation, the scale and other special subresources,
+ * strategic-merge keys for lists — is listed in the package README.
+ */
+import { BUILTIN_RESOURCES } from './builtin-resources.js';
+import { BUILTIN_DISCOVERY, type DiscoverySnapshot } from './builtin-discovery.js';
+import type { ResourceType, Verb } from './resource-type.js';
+import { ALL_VERBS } from './resource-type.js';
+
+/** Listed by discovery but not stored objects, or served elsewhere in this server. */
+const NOT_STORED = new Set(['componentstatuses']);
+
+function fromDiscovery(snapshot: DiscoverySnapshot, defined: ReadonlySet<string>): ResourceType[] {
+  const types: ResourceType[] = [];
+  for (const [groupVersion, resources] of Object.entries(snapshot.resources)) {
+    const [group, version] = groupVersion.includes('/') ? groupVersion.split('/') : ['', groupVersion];
+    const subresources = new Map<string, string[]>();
+    for (const r of resources.filter((r) => r.name.includes('/'))) {
+      const [parent = '', sub = ''] = r.name.split('/');
+      subresources.set(parent, [...(subresources.get(parent) ?? []), sub]);
+    }
+    for (const r of resources) {
+      const verbs = r.verbs.filter((v): v is Verb => (ALL_VERBS as readonly string[]).includes(v));
+      // Create-only reviews (TokenReview, SubjectAccessReview, …) and bindings are requests, not stored objects.
+      if (r.name.includes('/') || !verbs.includes('get') || !verbs.includes('list') || NOT_STORED.has(r.name)) continue;
+      if (defined.has(`${group}/${r.name}`)) continue;
+      const status = (subresources.get(r.name) ?? []).includes('status');
+      types.push({
+        group: group!,
+        versions: [version!],
+        resource: r.name,
+        singular: r.kind.toLowerCase(),
+        kind: r.kind,
+        listKind: `${r.kind}List`,
+        namespaced: r.namespaced,
+        ...(r.shortNames ? { shortNames: r.shortNames } : {}),
+        ...(r.categories ? { categories: r.categories } : {}),
+        verbs,
+        subresources: status ? ['status'] : [],
+        custom: false,
+        tracksGeneration: status,
+        allowCreateOnUpdate: false,
+        allowUnconditionalUpdate: true,
+        returnDeletedObject: r.name === 'pods',
+      });
+    }
+  }
+  return types;
+}
+
+/** The built-ins served generically: every storable resource of the snapshot not defined by hand. */
+export const GENERIC_BUILTIN_RESOURCES: readonly ResourceType[] = fromDiscovery(
+  BUILTIN_DISCOVERY,
+  new Set(BUILTIN_RESOURCES.map((t) => `${t.group}/${t.resource}`)),
+);
