@@ -20,6 +20,8 @@ export type {
 export type { CacheReadOptions as InformerReadOptions, InformerCacheOptions } from './informer-cache.js';
 export { InformerCache } from './informer-cache.js';
 export { EventRouter, ScopedInformer } from './event-router.js';
+export type { CacheLimit, CacheLimits, StoreAccounting } from './budget.js';
+export { CacheBudget, CacheLimitExceededError } from './budget.js';
 export type { SharedInformerOptions } from './informer.js';
 export { SharedInformer } from './informer.js';
 export type { IndexFunc, StoreChange, StoreOptions } from './store.js';

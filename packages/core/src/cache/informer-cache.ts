@@ -26,6 +26,7 @@ import {
   InvalidListOptionsError,
   UnindexedFieldError,
 } from './errors.js';
+import { CacheBudget, type CacheLimits } from './budget.js';
 import { parseFieldSelector, type FieldRequirement } from './field-selector.js';
 import { SharedInformer } from './informer.js';
 import { objectNotFound } from './not-found.js';
@@ -58,6 +59,11 @@ export interface InformerCacheOptions {
    * and reads go through `list` with an indexed field selector.
    */
   objectKey?: (obj: KubeObject) => string;
+  /**
+   * Bounds on what this cluster's cache may hold (objects, bytes). Passing one stops the cache: `start` rejects with
+   * CacheLimitExceededError, which fails this cluster only. Default: no limit.
+   */
+  limits?: CacheLimits;
 }
 
 /** Options of a cache read: the request's signal, and `metadataOnly` to read the kind's metadata-only informer. */
@@ -94,6 +100,9 @@ export class InformerCache implements Cache {
   private readonly running = new Set<Promise<void>>();
   private state: 'new' | 'started' | 'stopped' = 'new';
   private readonly startWaiters = new Set<() => void>();
+  /** Aborted with the breach when a limit is passed: the cache stops. */
+  private readonly failed = new AbortController();
+  private readonly budget: CacheBudget | undefined;
 
   constructor(options: InformerCacheOptions) {
     this.options = options;
@@ -102,6 +111,19 @@ export class InformerCache implements Cache {
     this.log = options.logger ?? silentLogger;
     this.metrics = options.metrics ?? noopMetrics;
     this.clusterName = options.clusterName ?? '';
+    const limits = options.limits;
+    if (limits && (limits.maxObjects !== undefined || limits.maxBytes !== undefined)) {
+      this.budget = new CacheBudget(limits, this.clusterName, (err) => {
+        this.log.error("cache limit exceeded; stopping this cluster's cache", err, { limit: err.limit, max: err.max });
+        this.metrics.cacheLimitExceeded?.(this.clusterName, err.limit);
+        this.failed.abort(err);
+      });
+    }
+  }
+
+  /** What the cache holds, counted against its limits (undefined without limits). */
+  held(): { objects: number; bytes: number } | undefined {
+    return this.budget?.held();
   }
 
   async getInformer<T extends KubeObject = KubeObject>(kind: ObjectKind, options: InformerOptions = {}): Promise<Informer<T>> {
@@ -200,10 +222,11 @@ export class InformerCache implements Cache {
     for (const resolve of this.startWaiters) resolve();
     this.startWaiters.clear();
     for (const entry of this.entries.values()) if (entry.informer) this.launch(entry);
-    await whenAborted(signal);
+    await whenAborted(AbortSignal.any([signal, this.failed.signal]));
     this.state = 'stopped';
     for (const entry of this.entries.values()) entry.stop?.abort();
     await Promise.all(this.running);
+    if (this.budget?.exceeded && !signal.aborted) throw this.budget.exceeded;
   }
 
   /** The entry for a kind, created (and its informer built in the background) if there is none. */
@@ -243,6 +266,7 @@ export class InformerCache implements Cache {
       ...(this.options.resyncPeriodMs !== undefined ? { defaultResyncPeriodMs: this.options.resyncPeriodMs } : {}),
       ...(this.options.watcher ? { watcher: this.options.watcher } : {}),
       ...(this.options.objectKey ? { objectKey: this.options.objectKey } : {}),
+      ...(this.budget ? { accounting: this.budget } : {}),
     });
     for (const [field, extract] of this.indexers.get(kindKey(entry.kind)) ?? []) informer.addIndex(fieldIndexName(field), extract);
     entry.mapping = mapping;

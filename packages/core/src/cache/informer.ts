@@ -12,6 +12,7 @@ import type { Informer, InformerPhase, InformerStatus, Registration, ResourceEve
 import type { ListWatcher } from './list-watcher.js';
 import { Store, type IndexFunc, type StoreChange } from './store.js';
 import type { TransformFunc } from './transform.js';
+import type { StoreAccounting } from './budget.js';
 import { Watcher, type WatcherEvent, type WatcherOptions } from './watcher.js';
 import { ResourceGone } from './watcher-errors.js';
 
@@ -31,6 +32,8 @@ export interface SharedInformerOptions {
   /** Resync period for handlers that do not set their own. Default: none. */
   defaultResyncPeriodMs?: number;
   watcher?: WatcherOptions;
+  /** Told of what the store holds, for the cluster cache's limits (see CacheBudget). */
+  accounting?: StoreAccounting;
 }
 
 interface HandlerEntry<T extends KubeObject> {
@@ -74,6 +77,7 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
     this.store = new Store<T>({
       ...(options.transform ? { transform: options.transform } : {}),
       ...(options.objectKey ? { objectKey: options.objectKey } : {}),
+      ...(options.accounting ? { accounting: options.accounting } : {}),
       onIndexError: (index, obj, err) => {
         this.log.error('index function threw; object left out of the index', err, {
           index,
@@ -103,6 +107,7 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
       }
     } finally {
       for (const entry of this.handlers) clearInterval(entry.timer);
+      this.store.release();
       this.setPhase('stopped');
       for (const resolve of this.syncWaiters) resolve(this.synced);
       this.syncWaiters.clear();

@@ -4,6 +4,7 @@
  */
 import type { KubeObject } from '../object/types.js';
 import { deepFreeze, stripManagedFields, type TransformFunc } from './transform.js';
+import type { StoreAccounting } from './budget.js';
 
 /** Extracts the values an object is indexed under. */
 export type IndexFunc<T extends KubeObject = KubeObject> = (obj: T) => string[];
@@ -27,6 +28,8 @@ export interface StoreOptions<T extends KubeObject = KubeObject> {
    * and reads go through an index instead.
    */
   objectKey?: (obj: KubeObject) => string;
+  /** Told of every change in what the store holds (stored, and buffered during a relist): the cache's limits. */
+  accounting?: StoreAccounting;
 }
 
 /** Name of the built-in index on `metadata.namespace` ("" for cluster-scoped objects). */
@@ -55,11 +58,13 @@ export class Store<T extends KubeObject = KubeObject> {
   private readonly transform: TransformFunc;
   private readonly onIndexError: (index: string, obj: T, err: unknown) => void;
   private readonly keyOf: (obj: KubeObject) => string;
+  private readonly accounting: StoreAccounting | undefined;
 
   constructor(options: StoreOptions<T> = {}) {
     this.transform = options.transform ?? stripManagedFields;
     this.onIndexError = options.onIndexError ?? (() => {});
     this.keyOf = options.objectKey ?? defaultKeyOf;
+    this.accounting = options.accounting;
     this.addIndex(NAMESPACE_INDEX, (obj) => [obj.metadata.namespace ?? '']);
   }
 
@@ -126,6 +131,7 @@ export class Store<T extends KubeObject = KubeObject> {
 
   /** Starts buffering a relist; reads keep serving the current objects until {@link commitReplace}. */
   beginReplace(): void {
+    if (this.staged) this.unstage(this.staged);
     this.staged = new Map();
   }
 
@@ -133,7 +139,13 @@ export class Store<T extends KubeObject = KubeObject> {
   stage(received: KubeObject): void {
     if (!this.staged) throw new Error('Store.stage called without beginReplace');
     const object = this.prepare(received);
-    this.staged.set(this.keyOf(object), object);
+    const key = this.keyOf(object);
+    if (this.accounting) {
+      const previous = this.staged.get(key);
+      const sizeOf = this.accounting.sizeOf;
+      this.accounting.change(previous ? 0 : 1, sizeOf ? sizeOf(object) - (previous ? sizeOf(previous) : 0) : 0);
+    }
+    this.staged.set(key, object);
   }
 
   /**
@@ -144,6 +156,7 @@ export class Store<T extends KubeObject = KubeObject> {
     const staged = this.staged;
     if (!staged) throw new Error('Store.commitReplace called without beginReplace');
     this.staged = undefined;
+    this.unstage(staged);
     const changes: StoreChange<T>[] = [];
     for (const [key, old] of this.objects) {
       if (!staged.has(key)) {
@@ -171,11 +184,31 @@ export class Store<T extends KubeObject = KubeObject> {
     if (old) for (const index of this.indexes.values()) this.indexRemove(index, key);
     this.objects.set(key, object);
     for (const [name, index] of this.indexes) this.indexAdd(name, index, key, object);
+    const sizeOf = this.accounting?.sizeOf;
+    this.accounting?.change(old ? 0 : 1, sizeOf ? sizeOf(object) - (old ? sizeOf(old) : 0) : 0);
   }
 
   private remove(key: string): void {
+    const old = this.objects.get(key);
     for (const index of this.indexes.values()) this.indexRemove(index, key);
     this.objects.delete(key);
+    if (old) this.accounting?.change(-1, this.accounting.sizeOf ? -this.accounting.sizeOf(old) : 0);
+  }
+
+  /** Releases what a relist buffered (its objects are stored, or dropped, by then). */
+  private unstage(staged: Map<string, T>): void {
+    if (!this.accounting || staged.size === 0) return;
+    const sizeOf = this.accounting.sizeOf;
+    let bytes = 0;
+    if (sizeOf) for (const obj of staged.values()) bytes += sizeOf(obj);
+    this.accounting.change(-staged.size, -bytes);
+  }
+
+  /** Releases everything the store holds from its accounting (the informer stopped; the store is dropped). */
+  release(): void {
+    if (this.staged) this.unstage(this.staged);
+    this.staged = undefined;
+    this.unstage(this.objects);
   }
 
   private indexAdd(name: string, index: Index<T>, key: string, obj: T): void {

@@ -7,6 +7,7 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { InformerCache } from '../cache/informer-cache.js';
+import type { CacheLimits } from '../cache/budget.js';
 import { ApiClient } from '../client/client.js';
 import { DelegatingClient, type ClientOptions } from '../client/delegating-client.js';
 import { DiscoveryRESTMapper } from '../client/rest-mapper.js';
@@ -33,6 +34,12 @@ export interface ClusterOptions {
   client?: ClientOptions;
   /** Event recording: queue size, spam limit, series update interval, flush timeout on stop. */
   events?: EventBroadcasterOptions;
+  /**
+   * Bounds on what the cache may hold (objects and, measured as JSON, bytes, over every kind). Passing one stops the
+   * cluster: `start` rejects with CacheLimitExceededError, and a provider fails this cluster only and retries it with
+   * backoff. For members whose API servers you do not control. Default: no limit.
+   */
+  cacheLimits?: CacheLimits;
 }
 
 /** A Cluster made by {@link newCluster}. Besides the contract it can be closed without ever being started. */
@@ -62,6 +69,7 @@ export class KubeCluster implements Cluster {
       logger: (options.logger ?? silentLogger).with({ cluster: this.name }),
       metrics: options.metrics ?? noopMetrics,
       clusterName: this.name,
+      ...(options.cacheLimits ? { limits: options.cacheLimits } : {}),
     });
     this.client = new DelegatingClient({ reader: this.cache, client: this.apiReader, disableFor: options.client?.cache?.disableFor ?? [] });
     this.events = new EventBroadcaster(this.apiReader, {

@@ -96,6 +96,9 @@ export class FleetLedger implements MetricsRecorder {
   clusterReachable(cluster: ClusterName, reachable: boolean): void {
     this.inner.clusterReachable?.(cluster, reachable);
   }
+  cacheLimitExceeded(cluster: ClusterName, limit: 'objects' | 'bytes'): void {
+    this.inner.cacheLimitExceeded?.(cluster, limit);
+  }
 
   /** Every cluster the manager engaged, the provider knows or the ledger saw work for, sorted by name. */
   report(engaged: readonly ClusterName[], provider: StatusSource | undefined): ClusterReport[] {

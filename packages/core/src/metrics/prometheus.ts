@@ -82,6 +82,7 @@ export class PrometheusMetrics implements MetricsRecorder {
   private readonly engaged: Gauge<'owner'>;
   private readonly eventsDropped: Counter<'cluster' | 'reason'>;
   private readonly reachable: Gauge<'cluster'>;
+  private readonly cacheLimits: Counter<'cluster' | 'limit'>;
 
   constructor(options: PrometheusMetricsOptions = {}) {
     this.registry = options.registry ?? new Registry();
@@ -169,6 +170,17 @@ export class PrometheusMetrics implements MetricsRecorder {
       labelNames: ['cluster', 'reason'],
       registers,
     });
+    this.cacheLimits = new Counter({
+      name: `${p}cache_limit_exceeded_total`,
+      help: "Times a cluster's cache passed a limit (objects or bytes) and the cluster was failed, per cluster and limit.",
+      labelNames: ['cluster', 'limit'],
+      registers,
+    });
+  }
+
+  /** Kept when the cluster is forgotten: the breach disengages it, and the count is what an operator looks for. */
+  cacheLimitExceeded(cluster: ClusterName, limit: 'objects' | 'bytes'): void {
+    this.cacheLimits.inc({ cluster, limit });
   }
 
   eventDropped(cluster: ClusterName, reason: EventDropReason): void {

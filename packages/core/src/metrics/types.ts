@@ -42,6 +42,8 @@ export interface MetricsRecorder {
   eventDropped?(cluster: ClusterName, reason: EventDropReason): void;
   /** Whether an engaged cluster's API server answered its last health check. Optional. */
   clusterReachable?(cluster: ClusterName, reachable: boolean): void;
+  /** A cluster's cache passed one of its limits (objects or bytes) and stopped; the cluster is failed and retried. */
+  cacheLimitExceeded?(cluster: ClusterName, limit: 'objects' | 'bytes'): void;
 }
 
 /** Records nothing. */
@@ -58,4 +60,5 @@ export const noopMetrics: MetricsRecorder = {
   clusterEngaged() {},
   eventDropped() {},
   clusterReachable() {},
+  cacheLimitExceeded() {},
 };

@@ -267,7 +267,8 @@ export class ClusterSet implements Provider {
         this.entries.delete(entry.name);
         this.reportEngaged();
       }
-      entry.life.abort();
+      // The failure is the abort reason, so whatever the cluster was engaged with can tell why it went.
+      entry.life.abort(entry.startError?.error);
       // Only engaged clusters: a cluster that fails while being added is reported by add() itself.
       if (lost && entry.visible) this.notifyLost(entry);
     }

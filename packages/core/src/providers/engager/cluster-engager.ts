@@ -229,7 +229,12 @@ export class ClusterEngager {
     if (slot.failedFingerprint !== desired.fingerprint) this.setStatus(slot, 'pending');
     let cluster: Cluster | undefined;
     try {
-      cluster = this.factory(desired.config, { name: slot.name, logger: this.log.with({ cluster: slot.name }) });
+      // The manager's metrics reach the cluster's informers and cache (informer state, cache limits) per member.
+      cluster = this.factory(desired.config, {
+        name: slot.name,
+        logger: this.log.with({ cluster: slot.name }),
+        ...(this.metrics ? { metrics: this.metrics } : {}),
+      });
       await probeCluster(cluster, signal, this.probeTimeoutMs);
       const replaced = slot.engagedCluster;
       slot.engagedCluster = undefined; // replacing it is planned
@@ -282,7 +287,9 @@ export class ClusterEngager {
             slot.engagedCluster = undefined;
             slot.engagedFingerprint = undefined;
             slot.failures = 1;
-            this.setStatus(slot, 'failed', 'the cluster stopped unexpectedly; reconnecting');
+            const cause = signal.reason as { name?: unknown; message?: unknown } | undefined;
+            const why = cause?.name !== 'AbortError' && typeof cause?.message === 'string' ? `: ${cause.message}` : '';
+            this.setStatus(slot, 'failed', `the cluster stopped unexpectedly${why}; reconnecting`);
             this.scheduleRetry(slot);
           },
           { once: true },

@@ -15,7 +15,7 @@ import type { StatusListener } from './cluster-status.js';
 import type { HealthCheckOptions } from './health.js';
 
 /** Builds a cluster for a kubeconfig. The default is core's `newCluster`. */
-export type ClusterFactory = (config: KubeConfig, options: { name: ClusterName; logger: Logger }) => Cluster;
+export type ClusterFactory = (config: KubeConfig, options: { name: ClusterName; logger: Logger; metrics?: MetricsRecorder }) => Cluster;
 
 /**
  * The backoff between connection attempts for a cluster that failed.
