@@ -29,6 +29,8 @@ import { ReleaseClone } from './release-clone.js';
 
 const exec = promisify(execFile);
 const released = 'packages/provider-kubeconfig';
+/** Pins the packages it scaffolds (its optional peers), so a release of one of them releases it too. */
+const scaffolder = 'packages/create-controller';
 const untouchedButDocumented = 'packages/provider-capi';
 const packages = workspacePackages();
 const published = packages.filter((p) => !p.manifest.private);
@@ -59,7 +61,13 @@ function afterBreakingChange(version: string): string {
   return major === 0 ? `0.${minor + 1}.0` : `${major + 1}.0.0`;
 }
 
-it('nx release versions, changelogs, tags and publishes only the package that changed, and it installs and runs from the registry', async () => {
+/** The version after a patch release. */
+function afterPatch(version: string): string {
+  const [major = 0, minor = 0, patch = 0] = version.split('.').map(Number);
+  return `${major}.${minor}.${patch + 1}`;
+}
+
+it('nx release versions, changelogs, tags and publishes only the package that changed (and the scaffolder that pins it), and it installs and runs from the registry', async () => {
   const reg = registry!;
   const tagsBefore = await repoTags();
   const clone = await ReleaseClone.create(repoRoot, join(work, 'clone'));
@@ -103,14 +111,18 @@ it('nx release versions, changelogs, tags and publishes only the package that ch
   const output = await clone.run('npx', ['nx', 'release', '--yes'], env);
   lap('nx release');
 
-  // Versions: one package moved, by a minor (0.x breaking change); the others, provider-multi included, did not.
+  // Versions: one package moved, by a minor (0.x breaking change); the scaffolder, which pins it, by a patch, now
+  // pinning the new version; the others, provider-multi included, did not move.
   const after = clone.manifests();
   const oldVersion = before.get(released)!.version;
   const newVersion = afterBreakingChange(oldVersion);
+  const scaffolderVersion = afterPatch(before.get(scaffolder)!.version);
   for (const [dir, manifest] of before) {
-    expect(`${dir}@${after.get(dir)!.version}`).toBe(`${dir}@${dir === released ? newVersion : manifest.version}`);
+    const expected = dir === released ? newVersion : dir === scaffolder ? scaffolderVersion : manifest.version;
+    expect(`${dir}@${after.get(dir)!.version}`).toBe(`${dir}@${expected}`);
   }
-  expect(output.match(/Published to \S+/g)).toEqual([`Published to ${reg.url}`]);
+  expect(after.get(scaffolder)!.peerDependencies?.[before.get(released)!.name]).toBe(`^${newVersion}`);
+  expect(output.match(/Published to \S+/g)).toEqual([`Published to ${reg.url}`, `Published to ${reg.url}`]);
 
   // Changelog: the new one only, with both commits and the breaking change called out.
   const changelog = readFileSync(join(clone.dir, released, 'CHANGELOG.md'), 'utf8');
@@ -119,13 +131,25 @@ it('nx release versions, changelogs, tags and publishes only the package that ch
   expect(changelog).toContain('a fix for the release test');
   expect(changelog).not.toContain('a note for the release test');
   expect([...after.keys()].filter((dir) => existsSync(join(clone.dir, dir, 'CHANGELOG.md')))).toEqual(
-    [...changelogsBefore, released].sort(),
+    [...changelogsBefore, scaffolder, released].sort(),
   );
+  expect(readFileSync(join(clone.dir, scaffolder, 'CHANGELOG.md'), 'utf8')).toContain(`## ${scaffolderVersion}`);
 
-  // Git, in the clone only: one release commit with the manifest, the changelog and the lockfile; one new tag.
-  expect(await clone.changedFiles()).toEqual(['package-lock.json', `${released}/CHANGELOG.md`, `${released}/package.json`]);
+  // Git, in the clone only: one release commit with the manifests, the changelogs and the lockfile; a tag for each.
+  expect(await clone.changedFiles()).toEqual(
+    [
+      'package-lock.json',
+      `${scaffolder}/CHANGELOG.md`,
+      `${scaffolder}/package.json`,
+      `${released}/CHANGELOG.md`,
+      `${released}/package.json`,
+    ].sort(),
+  );
   const name = before.get(released)!.name;
-  expect((await clone.git('tag', '--points-at', 'HEAD')).trim()).toBe(`${name}@${newVersion}`);
+  const scaffolderName = before.get(scaffolder)!.name;
+  expect((await clone.git('tag', '--points-at', 'HEAD')).trim().split('\n').sort()).toEqual(
+    [`${name}@${newVersion}`, `${scaffolderName}@${scaffolderVersion}`].sort(),
+  );
   expect(await repoTags()).toEqual(tagsBefore);
   // The lockfile still links every package from the workspace (a pin that stopped matching would fetch it instead).
   const lock = JSON.parse(readFileSync(join(clone.dir, 'package-lock.json'), 'utf8')) as { packages: Record<string, { link?: boolean }> };
@@ -136,7 +160,12 @@ it('nx release versions, changelogs, tags and publishes only the package that ch
 
   // The registry now: the new version is latest; nothing else was published again.
   for (const p of published) {
-    const versions = p.relDir === released ? [oldVersion, newVersion] : [p.manifest.version];
+    const versions =
+      p.relDir === released
+        ? [oldVersion, newVersion]
+        : p.relDir === scaffolder
+          ? [p.manifest.version, scaffolderVersion]
+          : [p.manifest.version];
     expect(await reg.versions(p.manifest.name)).toEqual({ versions, latest: versions.at(-1) });
   }
 
