@@ -1,0 +1,67 @@
+/**
+ * The controller under chaos, uniform: in every member, each source ConfigMap (labelled SOURCE_LABEL) has a derived
+ * ConfigMap `<name>-derived` with the source's data and a `source` key, owned by it; the derived one goes when the
+ * source goes. It also reacts to its derived objects (owns), so one deleted behind its back is made again. The
+ * adversary can make it throw; `sabotage` makes it skip a third of the sources, for the checker's own test.
+ */
+import {
+  controllerManagedBy,
+  createOrUpdate,
+  ignoreNotFound,
+  labelSelectorPredicate,
+  setControllerReference,
+  type KubeObject,
+  type Manager,
+} from '@multicluster-runtime/core';
+
+export const SOURCE_LABEL = 'chaos.multicluster-runtime.io/source';
+export const NAMESPACE = 'default';
+const configMaps = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
+
+export type ConfigMap = KubeObject & { data?: Record<string, string> };
+
+export const derivedName = (source: string): string => `${source}-derived`;
+
+/** What the derived object of `source` must hold. */
+export function derivedData(source: ConfigMap): Record<string, string> {
+  return { ...source.data, source: source.metadata.name ?? '' };
+}
+
+export interface ControllerStats {
+  reconciles: number;
+  injectedErrors: number;
+  /** Share of reconciles that throw, set by the adversary. */
+  throwRate: number;
+}
+
+export function setupChaosController(mgr: Manager, stats: ControllerStats, sabotage: boolean, random: () => number): void {
+  controllerManagedBy(mgr)
+    .named('derive')
+    .for(configMaps, { predicates: [labelSelectorPredicate({ [SOURCE_LABEL]: 'true' })] })
+    .owns(configMaps)
+    .complete(async (req, ctx) => {
+      stats.reconciles++;
+      if (random() < stats.throwRate) {
+        stats.injectedErrors++;
+        throw new Error('injected by the chaos adversary');
+      }
+      const member = await mgr.getCluster(req.clusterName, ctx.signal);
+      const source = await member.client.get<ConfigMap>(configMaps, req, ctx).catch(ignoreNotFound);
+      const key = { namespace: req.namespace, name: derivedName(req.name) };
+      if (!source || source.metadata.deletionTimestamp) {
+        await member.client.delete(configMaps, key, ctx).catch(ignoreNotFound);
+        return;
+      }
+      if (sabotage && Number(req.name.split('-')[1]) % 3 === 0) return; // loses a third of the sources' work, on purpose
+      const derived: ConfigMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { ...key } };
+      await createOrUpdate(
+        member.client,
+        derived,
+        (d) => {
+          setControllerReference(source, d);
+          d.data = derivedData(source);
+        },
+        ctx,
+      );
+    });
+}
