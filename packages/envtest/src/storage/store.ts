@@ -23,6 +23,10 @@ export class Store {
   /** Highest revision whose event is no longer in the log; replay from any N >= this is complete. */
   private compactedRv = 0;
   private readonly objects = new Map<string, Map<string, StoredObject>>();
+  /** Per resource, its keys in list order (see sortedKeysOf); dropped when an object is added or removed. */
+  private readonly sortedKeys = new Map<string, string[]>();
+  /** The last snapshot taken, reused while nothing was written (callers must not change its items). */
+  private lastSnapshot: { key: string; snapshot: Snapshot } | undefined;
   private events: StoreEvent[] = [];
   private readonly listeners = new Map<string, Set<StoreListener>>();
   private readonly allListeners = new Set<StoreListener>();
@@ -83,15 +87,21 @@ export class Store {
     return this.write('DELETED', key, finalState ?? prev, prev);
   }
 
-  /** Current objects in scope, sorted. */
+  /** Current objects in scope, sorted. The same array until the next write: the pages of one list share it. */
   snapshot(scope: Scope): Snapshot {
-    return { rv: this.rv, items: this.currentItems(scope) };
+    const key = `${scope.resource}\u0000${scope.cluster ?? '*'}\u0000${scope.namespace ?? '*'}`;
+    if (this.lastSnapshot?.key === key && this.lastSnapshot.snapshot.rv === this.rv) return this.lastSnapshot.snapshot;
+    const snapshot = { rv: this.rv, items: this.currentItems(scope) };
+    this.lastSnapshot = { key, snapshot };
+    return snapshot;
   }
 
   /** Objects in scope as they were at revision `rv`. Throws when history no longer reaches back that far. */
   snapshotAt(scope: Scope, rv: number): Snapshot {
     if (rv > this.rv) throw new ResourceVersionTooLargeError(rv, this.rv);
     if (rv < this.compactedRv) throw new ResourceVersionExpiredError(rv, this.compactedRv);
+    // The common case of a paginated list: its pages read the revision that is still current.
+    if (rv === this.rv) return this.snapshot(scope);
     const items = new Map(this.currentItems(scope).map((i) => [i.sortKey, i.object]));
     for (let i = this.events.length - 1; i >= 0; i--) {
       const e = this.events[i]!;
@@ -151,12 +161,22 @@ export class Store {
     const prefix =
       scope.cluster === undefined ? undefined : `${scope.cluster}\u0000${scope.namespace === undefined ? '' : `${scope.namespace}/`}`;
     const out: { sortKey: string; object: StoredObject }[] = [];
-    for (const [sortKey, object] of byKey) {
+    for (const sortKey of this.sortedKeysOf(scope.resource, byKey)) {
       if (prefix !== undefined && !sortKey.startsWith(prefix)) continue;
       if (prefix === undefined && scope.namespace !== undefined && !sortKey.includes(`\u0000${scope.namespace}/`)) continue;
-      out.push({ sortKey, object });
+      out.push({ sortKey, object: byKey.get(sortKey)! });
     }
-    return out.sort((a, b) => compare(a.sortKey, b.sortKey));
+    return out;
+  }
+
+  /**
+   * A resource's keys in list order, sorted once and kept until an object is added or removed (updates keep the
+   * keys): a paginated list of many objects asks for them once per page.
+   */
+  private sortedKeysOf(resource: string, byKey: Map<string, StoredObject>): string[] {
+    let keys = this.sortedKeys.get(resource);
+    if (!keys) this.sortedKeys.set(resource, (keys = [...byKey.keys()].sort(compare)));
+    return keys;
   }
 
   private write(type: EventType, key: ObjectKey, obj: StoredObject, prev: StoredObject | undefined): StoredObject {
@@ -166,6 +186,7 @@ export class Store {
     const sortKey = Store.sortKey(key);
     let byKey = this.objects.get(key.resource);
     if (!byKey) this.objects.set(key.resource, (byKey = new Map<string, StoredObject>()));
+    if (type !== 'MODIFIED') this.sortedKeys.delete(key.resource);
     if (type === 'DELETED') {
       byKey.delete(sortKey);
       if (byKey.size === 0) this.objects.delete(key.resource);

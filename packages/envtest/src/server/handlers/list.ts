@@ -18,6 +18,8 @@ import type { Representation } from '../representation.js';
 import { contentTypeOf, renderList } from '../representation.js';
 import { writeJson } from '../respond.js';
 
+type SnapshotItem = Snapshot['items'][number];
+
 const CONTINUE_EXPIRED =
   'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
 
@@ -53,14 +55,20 @@ export function handleList(state: ApiState, res: ServerResponse, target: Collect
   }
 
   const shown = target.clusters;
-  const matching = snapshot.items.filter(
-    (i) => i.sortKey >= start && (!shown || shown(Store.clusterOfSortKey(i.sortKey))) && matchesSelectors(opts, i.object),
-  );
-  const page = opts.limit > 0 ? matching.slice(0, opts.limit) : matching;
+  const matches = (i: SnapshotItem) => (!shown || shown(Store.clusterOfSortKey(i.sortKey))) && matchesSelectors(opts, i.object);
+  // Items are sorted: a page starts where its continue token points and reads only as far as it needs.
+  const items = snapshot.items;
+  let next = firstAtOrAfter(items, start);
+  const page: SnapshotItem[] = [];
+  for (; next < items.length && (opts.limit <= 0 || page.length < opts.limit); next++) if (matches(items[next]!)) page.push(items[next]!);
+  // How many more match: all of the rest when nothing filters; else only whether one does (no count is given then).
+  const unfiltered = opts.labelSelector.empty && opts.fieldSelector.empty;
+  let remaining = unfiltered && !shown ? items.length - next : 0;
+  for (let i = next; i < items.length && (unfiltered ? shown !== undefined : remaining === 0); i++) if (matches(items[i]!)) remaining++;
   const metadata: Record<string, unknown> = { resourceVersion: String(snapshot.rv) };
-  if (page.length < matching.length) {
+  if (remaining > 0) {
     metadata['continue'] = encodeContinue({ rv: snapshot.rv, start: `${page[page.length - 1]!.sortKey}\u0000` });
-    if (opts.labelSelector.empty && opts.fieldSelector.empty) metadata['remainingItemCount'] = matching.length - page.length;
+    if (unfiltered) metadata['remainingItemCount'] = remaining;
   }
   const list = {
     kind: target.type.listKind,
@@ -77,4 +85,16 @@ function expiredContinue(start: string): StatusError {
   const err = expired(CONTINUE_EXPIRED);
   // Like etcd3's handleCompactedErrorForPaging: a token with rv -1 lets the client continue inconsistently if it wants.
   return new StatusError(err.code, err.reason, err.message, undefined, { continue: encodeContinue({ rv: -1, start }) });
+}
+
+/** The index of the first item whose sort key is at or after `start` (items are sorted by sort key). */
+function firstAtOrAfter(items: readonly SnapshotItem[], start: string): number {
+  let lo = 0;
+  let hi = items.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (items[mid]!.sortKey < start) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
