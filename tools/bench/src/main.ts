@@ -13,6 +13,7 @@ import type { ImplSpec } from './runner-process.js';
 import { engageScenario } from './scenarios/engage.js';
 import { latencyScenario } from './scenarios/latency.js';
 import { memoryScenario } from './scenarios/memory.js';
+import { objectsScenario } from './scenarios/objects.js';
 import { namespacesScenario, projectsScenario } from './scenarios/members-scale.js';
 import { errorMessage, type ScenarioContext, type ScenarioResult } from './scenarios/scenario.js';
 import { throughputScenario } from './scenarios/throughput.js';
@@ -24,6 +25,7 @@ const scenarios: Record<ScenarioName, (ctx: ScenarioContext) => Promise<Scenario
   memory: memoryScenario,
   projects: projectsScenario,
   namespaces: namespacesScenario,
+  objects: objectsScenario,
 };
 
 /** --quick must finish in two minutes; a warm Go build takes seconds, a cold one minutes. */

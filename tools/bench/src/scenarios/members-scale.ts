@@ -70,7 +70,8 @@ const specs: Record<'projects' | 'namespaces', ScaleSpec> = {
   },
 };
 
-async function settledMemory(read: () => Promise<MemoryReply>): Promise<{ heapBytes: number; rssBytes: number }> {
+/** Heap and RSS after forced GC: the median of three readings half a second apart. */
+export async function settledMemory(read: () => Promise<MemoryReply>): Promise<{ heapBytes: number; rssBytes: number }> {
   const readings: MemoryReply[] = [];
   for (let i = 0; i < 3; i++) {
     await new Promise((r) => setTimeout(r, settleMs / 2));
