@@ -1,9 +1,10 @@
 /**
  * One virtual-workspace URL from the endpoint slice (one per kcp shard): one connection pool, one wildcard cache over
- * `<url>/clusters/*`, one REST mapper from the wildcard discovery, and the APIBinding informer that says which
- * logical clusters are bound here and Ready. Every logical cluster engaged through it shares all of these.
+ * `<url>/clusters/*`, one REST mapper from the wildcard discovery, and the informer of the member kind (APIBindings,
+ * or LogicalClusters of initializing workspaces) that says which logical clusters are members here. Logical clusters
+ * engaged through it share all of these, or (memberCaches `own`) only the URL and credentials.
  */
-import type { Cluster, KubeObject, Logger, ObjectKind } from '@multicluster-runtime/core';
+import { newCluster, type Cluster, type KubeObject, type Logger, type ObjectKind } from '@multicluster-runtime/core';
 import { DiscoveryRESTMapper, Transport } from '@multicluster-runtime/core/client';
 import { deadline } from '@multicluster-runtime/core/signal';
 import { PATH_ANNOTATION, logicalClusterOf } from './annotations.js';
@@ -26,7 +27,12 @@ export function bindingIsReady(binding: KubeObject): boolean {
 
 export interface EndpointOptions {
   logger: Logger;
+  /** Which watched objects make their logical cluster a member. */
   isReady: (binding: KubeObject) => boolean;
+  /** The kind watched through the wildcard view (APIBinding; LogicalCluster for initializing workspaces). */
+  memberKind: ObjectKind;
+  /** Members read through this endpoint's wildcard cache (`shared`), or each through a cluster of its own (`own`). */
+  memberCaches: 'shared' | 'own';
   /** Called whenever a logical cluster's bindings here change (ready or not, added or gone). */
   onChange: (cluster: string) => void;
   /** How long start() waits for the binding informer's first list. */
@@ -63,14 +69,15 @@ export class Endpoint {
     this.running = this.shared.cache.start(this.life.signal);
     const startBy = deadline(this.life.signal, this.options.startTimeoutMs);
     try {
-      const informer = await this.shared.cache.getInformer(API_BINDING, { signal: startBy.signal });
+      const informer = await this.shared.cache.getInformer(this.options.memberKind, { signal: startBy.signal });
       informer.addEventHandler({
         onAdd: (b) => this.observe(b),
         onUpdate: (_old, b) => this.observe(b),
         onDelete: (b) => this.forget(b),
       });
       const informerSynced = await this.shared.cache.waitForCacheSync(startBy.signal);
-      if (!informerSynced) throw informer.status().lastError ?? new Error('the APIBinding list did not complete in time');
+      if (!informerSynced)
+        throw informer.status().lastError ?? new Error(`the ${this.options.memberKind.kind} list did not complete in time`);
     } catch (err) {
       await this.stop();
       throw new EndpointStartError(this.url, err);
@@ -93,8 +100,11 @@ export class Endpoint {
   }
 
   /** A fleet member for one logical cluster of this endpoint. */
-  view(cluster: string): LogicalCluster {
+  view(cluster: string): Cluster {
     const server = `${this.url.replace(/\/+$/, '')}/clusters/${cluster}`;
+    if (this.options.memberCaches === 'own') {
+      return newCluster(withServer(this.base, server), { name: cluster, logger: this.options.logger.with({ logicalCluster: cluster }) });
+    }
     return new LogicalCluster(
       cluster,
       withServer(this.base, server),

@@ -24,7 +24,7 @@ import { ClusterSet, ProviderAlreadyStartedError, describeError } from '@multicl
 import type { ClusterStatus } from '@multicluster-runtime/core/providers';
 import { sleep } from '@multicluster-runtime/core/signal';
 import { anyValue, checkOptions, func, nested, positiveMs, rule, withMethods, type Shape } from '@multicluster-runtime/core/options';
-import { Endpoint, bindingIsReady } from './endpoint.js';
+import { API_BINDING, Endpoint, bindingIsReady } from './endpoint.js';
 import { ApiExportProviderConfigError } from './errors.js';
 
 /**
@@ -63,6 +63,41 @@ const optionRules: Shape<ApiExportProviderOptions> = {
   metrics: rule('a MetricsRecorder', (v) => typeof v === 'object' && v !== null),
 };
 
+/**
+ * What a kcp provider follows: the object that lists the virtual-workspace URLs, and the objects that make a logical
+ * cluster a member. The APIExport flavour is the default; InitializingWorkspacesProvider passes its own.
+ * @internal
+ */
+export interface KcpFleetSource {
+  /** The kind of the object, in the configured workspace, that lists the URLs. */
+  readonly sliceKind: ObjectKind;
+  /** Its URLs (empty ones are skipped). */
+  urls(slice: KubeObject | undefined): string[];
+  /** Watched through each endpoint's wildcard view; the logical cluster of each one that counts is a member. */
+  readonly memberKind: ObjectKind;
+  /**
+   * `shared`: members read through their endpoint's wildcard cache; `own`: each member gets a cache (and connection)
+   * of its own, for virtual workspaces whose wildcard view serves only `memberKind`.
+   */
+  readonly memberCaches: 'shared' | 'own';
+  /** Names the provider in logs and metrics. */
+  readonly owner: string;
+}
+
+/** An APIExportEndpointSlice's `status.endpoints[].url`. */
+function sliceEndpointUrls(slice: KubeObject | undefined): string[] {
+  const endpoints = (slice as { status?: { endpoints?: { url?: unknown }[] } } | undefined)?.status?.endpoints ?? [];
+  return endpoints.map((e) => e.url).filter((u): u is string => typeof u === 'string' && u !== '');
+}
+
+const apiExportSource: KcpFleetSource = {
+  sliceKind: API_EXPORT_ENDPOINT_SLICE,
+  urls: sliceEndpointUrls,
+  memberKind: API_BINDING,
+  memberCaches: 'shared',
+  owner: 'kcp-apiexport',
+};
+
 interface EndpointSlot {
   readonly url: string;
   endpoint?: Endpoint;
@@ -94,7 +129,11 @@ export class ApiExportProvider implements ProviderRunnable {
   private started = false;
   private stopping = false;
 
-  constructor(private readonly options: ApiExportProviderOptions) {
+  /** @param source what to follow (internal: the default is the APIExport flavour). */
+  constructor(
+    private readonly options: ApiExportProviderOptions,
+    private readonly source: KcpFleetSource = apiExportSource,
+  ) {
     checkOptions(options, optionRules, (message) => new ApiExportProviderConfigError(message), { prefix: 'options.' });
     if (!options.endpointSliceName) throw new ApiExportProviderConfigError('endpointSliceName is required');
     if (!options.exportConfig?.getCurrentCluster())
@@ -106,14 +145,14 @@ export class ApiExportProvider implements ProviderRunnable {
     this.clusters = new ClusterSet({
       waitCacheTimeoutMs: options.waitCacheTimeoutMs ?? 30_000,
       ...(options.logger ? { logger: this.log } : {}),
-      owner: 'kcp-apiexport',
+      owner: source.owner,
       ...(options.metrics ? { metrics: options.metrics } : {}),
     });
   }
 
   /** Follows the endpoint slice until `signal` aborts, then disengages every cluster and closes every endpoint. */
   async start(signal: AbortSignal, context: ProviderContext): Promise<void> {
-    if (this.started) throw new ProviderAlreadyStartedError('ApiExportProvider');
+    if (this.started) throw new ProviderAlreadyStartedError(this.constructor.name);
     this.started = true;
     if (!this.options.logger) this.log = this.logFields(context.logger);
     this.clusters.useContext({ logger: this.log, metrics: context.metrics });
@@ -134,7 +173,7 @@ export class ApiExportProvider implements ProviderRunnable {
   }
 
   private logFields(logger: Logger): Logger {
-    return logger.with({ provider: 'kcp-apiexport', endpointSlice: this.options.endpointSliceName });
+    return logger.with({ provider: this.source.owner, endpointSlice: this.options.endpointSliceName });
   }
 
   /** The engaged cluster with this logical cluster name or workspace path (`root:org:ws`). */
@@ -193,7 +232,7 @@ export class ApiExportProvider implements ProviderRunnable {
   private async sliceInformer(cluster: ReturnType<typeof newCluster>, signal: AbortSignal): Promise<Informer | undefined> {
     for (let failures = 0; !signal.aborted; failures++) {
       try {
-        return await cluster.cache.getInformer(API_EXPORT_ENDPOINT_SLICE, { signal });
+        return await cluster.cache.getInformer(this.source.sliceKind, { signal });
       } catch (err) {
         if (signal.aborted) return undefined;
         this.log.warn('cannot watch the endpoint slice yet; retrying', { error: err instanceof Error ? err.message : String(err) });
@@ -205,10 +244,7 @@ export class ApiExportProvider implements ProviderRunnable {
 
   private syncEndpoints(informer: Informer): void {
     if (this.stopping) return;
-    const slice = informer.get('', this.options.endpointSliceName) as { status?: { endpoints?: { url?: string }[] } } | undefined;
-    const urls = [
-      ...new Set((slice?.status?.endpoints ?? []).map((e) => e.url).filter((u): u is string => typeof u === 'string' && u !== '')),
-    ];
+    const urls = [...new Set(this.source.urls(informer.get('', this.options.endpointSliceName)))];
     for (const [url, slot] of this.slots) {
       if (!urls.includes(url))
         this.removeEndpoint(slot).catch((err: unknown) => this.log.error('removing endpoint failed', err, { endpoint: url }));
@@ -227,6 +263,8 @@ export class ApiExportProvider implements ProviderRunnable {
     const endpoint = new Endpoint(slot.url, this.options.exportConfig, {
       logger: this.log.with({ endpoint: slot.url }),
       isReady: this.isReady,
+      memberKind: this.source.memberKind,
+      memberCaches: this.source.memberCaches,
       // reconcile() never rejects (converge's errors are logged and retried) and its chain is awaited by shutdown.
       onChange: (cluster) => void this.reconcile(cluster),
       startTimeoutMs: this.options.endpointStartTimeoutMs ?? 10_000,
