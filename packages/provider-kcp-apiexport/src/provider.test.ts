@@ -127,6 +127,35 @@ describe('ApiExportProvider against the fake kcp', () => {
     ).toEqual(['only-a', 'same']);
   });
 
+  test('objectToWatch, isReady and extractUrls choose the members: clusters with a member Thing, on shard one only', async () => {
+    const oneOnly = (slice: KubeObject | undefined) =>
+      ((slice as { status?: { endpoints?: { url: string }[] } } | undefined)?.status?.endpoints ?? [])
+        .map((e) => e.url)
+        .filter((u) => u.includes('/shards/one/'));
+    const { provider } = startProvider({
+      objectToWatch: THING,
+      isReady: (o) => o.metadata.labels?.['member'] === 'yes',
+      extractUrls: oneOnly,
+    });
+    await expect.poll(() => provider.endpoints(), POLL).toEqual([kcp.endpointUrl('one', providerWs, 'example.com')]);
+    expect(provider.names()).toEqual([]);
+    const transports: Transport[] = [];
+    const direct = (ws: KcpWorkspace) => {
+      const transport = Transport.forConfig(kubeConfig(kcp.kubeconfig(ws)));
+      transports.push(transport);
+      return new ApiClient(transport, new DiscoveryRESTMapper(transport));
+    };
+    const [inA, inB] = [direct(a), direct(b)];
+    const member = { ...THING, metadata: { name: 'member', namespace: 'default', labels: { member: 'yes' } } };
+    await inA.create(member);
+    await inB.create(member); // b lives on shard two, which is not followed
+    await expect.poll(() => provider.names(), POLL).toEqual([a.name]);
+    await inA.delete(THING, { namespace: 'default', name: 'member' });
+    await expect.poll(() => provider.names(), POLL).toEqual([]);
+    await inB.delete(THING, { namespace: 'default', name: 'member' });
+    await Promise.all(transports.map((t) => t.close()));
+  });
+
   test('field indexes registered through the provider serve scoped lists', async () => {
     const { provider } = startProvider();
     await provider.indexField(THING, 'color', (o) => [o.metadata.labels?.['color'] ?? '']);

@@ -37,8 +37,17 @@ export interface ApiExportProviderOptions {
   endpointSliceName: string;
   /** A kubeconfig for the workspace holding the slice (`…/clusters/root:provider`); its user reaches the endpoints too. */
   exportConfig: Cluster['config'];
-  /** Which bindings make their logical cluster a member. Default: the Ready condition is True. */
+  /** Which watched objects make their logical cluster a member. Default: the Ready condition is True. */
   isReady?: (binding: KubeObject) => boolean;
+  /**
+   * What is watched through each virtual workspace (upstream's ObjectToWatch): the logical cluster of every object
+   * `isReady` accepts is a member. Default APIBinding. The virtual workspace must serve it across workspaces.
+   */
+  objectToWatch?: ObjectKind;
+  /** The kind of the object named `endpointSliceName` (default APIExportEndpointSlice). */
+  endpointSliceKind?: ObjectKind;
+  /** Reads its virtual-workspace URLs (upstream's ExtractURLsFromEndpointSlice). Default: `status.endpoints[].url`. */
+  extractUrls?: (slice: KubeObject | undefined) => string[];
   /** How long a new cluster's cache may take to sync before the engagement is retried. Default 30 s. */
   waitCacheTimeoutMs?: number;
   /** How long an endpoint may take to answer its first APIBinding list before it is retried. Default 10 s. */
@@ -51,11 +60,19 @@ export interface ApiExportProviderOptions {
   metrics?: MetricsRecorder;
 }
 
+const objectKindRule = rule('an ObjectKind ({ apiVersion, kind })', (v) => {
+  const k = v as { apiVersion?: unknown; kind?: unknown } | null;
+  return typeof k === 'object' && k !== null && typeof k.apiVersion === 'string' && typeof k.kind === 'string';
+});
+
 /** What each option must be; required options and the kubeconfig's context are checked in the constructor. */
 const optionRules: Shape<ApiExportProviderOptions> = {
   endpointSliceName: anyValue,
   exportConfig: withMethods('a KubeConfig', ['getCurrentCluster']),
   isReady: func,
+  objectToWatch: objectKindRule,
+  endpointSliceKind: objectKindRule,
+  extractUrls: func,
   waitCacheTimeoutMs: positiveMs,
   endpointStartTimeoutMs: positiveMs,
   retry: nested<NonNullable<ApiExportProviderOptions['retry']>>({ initialMs: positiveMs, maxMs: positiveMs }),
@@ -129,11 +146,19 @@ export class ApiExportProvider implements ProviderRunnable {
   private started = false;
   private stopping = false;
 
-  /** @param source what to follow (internal: the default is the APIExport flavour). */
+  private readonly source: KcpFleetSource;
+
+  /** @param source what to follow (internal; by default the APIExport flavour, as the options adjust it). */
   constructor(
     private readonly options: ApiExportProviderOptions,
-    private readonly source: KcpFleetSource = apiExportSource,
+    source?: KcpFleetSource,
   ) {
+    this.source = source ?? {
+      ...apiExportSource,
+      ...(options.endpointSliceKind ? { sliceKind: options.endpointSliceKind } : {}),
+      ...(options.extractUrls ? { urls: options.extractUrls } : {}),
+      ...(options.objectToWatch ? { memberKind: options.objectToWatch } : {}),
+    };
     checkOptions(options, optionRules, (message) => new ApiExportProviderConfigError(message), { prefix: 'options.' });
     if (!options.endpointSliceName) throw new ApiExportProviderConfigError('endpointSliceName is required');
     if (!options.exportConfig?.getCurrentCluster())
@@ -145,7 +170,7 @@ export class ApiExportProvider implements ProviderRunnable {
     this.clusters = new ClusterSet({
       waitCacheTimeoutMs: options.waitCacheTimeoutMs ?? 30_000,
       ...(options.logger ? { logger: this.log } : {}),
-      owner: source.owner,
+      owner: this.source.owner,
       ...(options.metrics ? { metrics: options.metrics } : {}),
     });
   }
