@@ -9,7 +9,7 @@ describe('bench options', () => {
       quick: false,
       json: undefined,
       help: false,
-      scenarios: ['engage', 'throughput', 'latency', 'memory', 'objects', 'projects', 'namespaces'],
+      scenarios: ['engage', 'throughput', 'latency', 'memory', 'objects', 'projects', 'namespaces', 'parity'],
       impls: ['mcr', 'client-node', 'go-mcr'],
     });
   });
@@ -21,7 +21,7 @@ describe('bench options', () => {
 
   it('rejects unknown scenarios, implementations and flags with a clear error', () => {
     expect(() => parseBenchArgs(['--scenarios', 'engage,speed'])).toThrow(
-      /--scenarios takes a comma-separated subset of engage, throughput, latency, memory, objects, projects, namespaces; got engage,speed/,
+      /--scenarios takes a comma-separated subset of engage, throughput, latency, memory, objects, projects, namespaces, parity; got engage,speed/,
     );
     expect(() => parseBenchArgs(['--impls', ''])).toThrow(BenchArgsError);
     expect(() => parseBenchArgs(['--fast'])).toThrow(BenchArgsError);

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { BenchArgsError } from './errors.js';
 import { IMPL_NAMES, type ImplName } from './impls.js';
 
-export const SCENARIO_NAMES = ['engage', 'throughput', 'latency', 'memory', 'objects', 'projects', 'namespaces'] as const;
+export const SCENARIO_NAMES = ['engage', 'throughput', 'latency', 'memory', 'objects', 'projects', 'namespaces', 'parity'] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
 export interface BenchArgs {

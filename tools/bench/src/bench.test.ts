@@ -108,6 +108,26 @@ test('--quick namespaces engages 100 namespaces of one server and reports memory
   }
 }, 70_000);
 
+test('parity: the Go kubeconfig Secret provider and ours engage and reconcile alike under the same Secret changes', async () => {
+  const json = join(dir, 'parity.json');
+  await run(process.execPath, [join(root, 'tools/bench/dist/main.js'), '--scenarios', 'parity', '--impls', 'mcr,go-mcr', '--json', json], {
+    cwd: root,
+    timeout: 300_000,
+  });
+  const report = JSON.parse(await readFile(json, 'utf8')) as {
+    meta: { goSkipped?: string };
+    scenarios: { name: string; errors: unknown[]; results: Record<string, string>[] }[];
+  };
+  if (report.meta.goSkipped) return; // no Go here: the table says why
+  const [parity] = report.scenarios;
+  expect(parity).toMatchObject({ name: 'parity', errors: [] });
+  expect(parity!.results.map((r) => [r['step'], r['mcr'], r['go-mcr']])).toEqual([
+    ['Secrets a and b appear', '2 engaged, 6 reconciles', '2 engaged, 6 reconciles'],
+    ['Secret a is deleted', '1 engaged, 6 reconciles', '1 engaged, 6 reconciles'],
+    ['Secret b is rewritten to member 2', '1 engaged, 9 reconciles', '1 engaged, 9 reconciles'],
+  ]);
+}, 320_000);
+
 test('bad options exit 2 with the usage', async () => {
   const err = await run(process.execPath, [join(root, 'tools/bench/dist/main.js'), '--scenarios', 'nope'], { cwd: root }).catch(
     (e: unknown) => e,

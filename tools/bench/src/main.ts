@@ -14,6 +14,7 @@ import { engageScenario } from './scenarios/engage.js';
 import { latencyScenario } from './scenarios/latency.js';
 import { memoryScenario } from './scenarios/memory.js';
 import { objectsScenario } from './scenarios/objects.js';
+import { parityScenario } from './scenarios/parity.js';
 import { namespacesScenario, projectsScenario } from './scenarios/members-scale.js';
 import { errorMessage, type ScenarioContext, type ScenarioResult } from './scenarios/scenario.js';
 import { throughputScenario } from './scenarios/throughput.js';
@@ -26,6 +27,7 @@ const scenarios: Record<ScenarioName, (ctx: ScenarioContext) => Promise<Scenario
   projects: projectsScenario,
   namespaces: namespacesScenario,
   objects: objectsScenario,
+  parity: parityScenario,
 };
 
 /** --quick must finish in two minutes; a warm Go build takes seconds, a cold one minutes. */

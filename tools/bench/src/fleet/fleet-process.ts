@@ -119,6 +119,14 @@ export class FleetProcess {
     return t;
   }
 
+  /** Rewrites the kubeconfig Secret `id` in place (an update, not a delete and create) to reach member `i`. */
+  async rotateSecret(id: string, i: number): Promise<void> {
+    const path = `/api/v1/namespaces/${BENCH_NAMESPACE}/secrets/${id}`;
+    const secret = await this.host().request<{ metadata: Record<string, unknown> }>({ method: 'GET', path });
+    const data = Buffer.from(await this.memberKubeconfig(i)).toString('base64');
+    await this.host().request({ method: 'PUT', path, body: { ...secret, data: { kubeconfig: data } } });
+  }
+
   async unpublishSecret(id: string): Promise<void> {
     await this.host()
       .request({ method: 'DELETE', path: `/api/v1/namespaces/${BENCH_NAMESPACE}/secrets/${id}` })
