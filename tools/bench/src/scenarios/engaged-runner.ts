@@ -24,9 +24,13 @@ export async function engageMembers(fleet: FleetProcess, runner: RunnerProcess, 
   await waitFor(async () => (await runner.engaged()) === clusters, timeoutMs, `${clusters} engaged clusters (${runner.impl.name})`, 50);
 }
 
-/** Starts `impl` on a new folder holding members 0..clusters-1, then waits for the reconciles of all their objects. */
-export async function startWithMembers(fleet: FleetProcess, impl: ImplSpec, clusters: number): Promise<RunnerProcess> {
-  const dir = await fleet.newWatchDir(impl.name);
+/** Starts `impl` with the file provider on a new, empty watched folder named `dirName`; returns both. */
+export async function startFileRunner(
+  fleet: FleetProcess,
+  impl: ImplSpec,
+  dirName: string,
+): Promise<{ runner: RunnerProcess; dir: string }> {
+  const dir = await fleet.newWatchDir(dirName);
   const runner = await RunnerProcess.start(impl, {
     provider: 'file',
     dir,
@@ -34,6 +38,12 @@ export async function startWithMembers(fleet: FleetProcess, impl: ImplSpec, clus
     namespace: BENCH_NAMESPACE,
     concurrency: STEADY_CONCURRENCY,
   });
+  return { runner, dir };
+}
+
+/** Starts `impl` on a new folder holding members 0..clusters-1, then waits for the reconciles of all their objects. */
+export async function startWithMembers(fleet: FleetProcess, impl: ImplSpec, clusters: number): Promise<RunnerProcess> {
+  const { runner, dir } = await startFileRunner(fleet, impl, impl.name);
   try {
     await engageMembers(fleet, runner, dir, clusters);
     const initial = clusters * fleet.objects;

@@ -5,12 +5,11 @@
  * with --expose-gc; Go reports HeapAlloc after runtime.GC() and VmRSS.
  */
 import { FleetProcess } from '../fleet/fleet-process.js';
-import { BENCH_NAMESPACE } from '../fleet/fleet-names.js';
-import { RunnerProcess } from '../runner-process.js';
+import type { RunnerProcess } from '../runner-process.js';
 import type { MemoryReply } from '../protocol.js';
 import { spread } from '../stats.js';
 import { formatNumber, renderTable } from '../table.js';
-import { STEADY_CONCURRENCY, engageMembers } from './engaged-runner.js';
+import { engageMembers, startFileRunner } from './engaged-runner.js';
 import { errorMessage, type ScenarioContext, type ScenarioResult } from './scenario.js';
 
 export interface MemoryResult {
@@ -48,14 +47,9 @@ export async function memoryScenario(ctx: ScenarioContext): Promise<ScenarioResu
       for (const impl of ctx.impls) {
         let runner: RunnerProcess | undefined;
         try {
-          const dir = await fleet.newWatchDir(`memory-${impl.name}`);
-          runner = await RunnerProcess.start(impl, {
-            provider: 'file',
-            dir,
-            hostKubeconfig: fleet.hostKubeconfigPath,
-            namespace: BENCH_NAMESPACE,
-            concurrency: STEADY_CONCURRENCY,
-          });
+          const started = await startFileRunner(fleet, impl, `memory-${impl.name}`);
+          runner = started.runner;
+          const dir = started.dir;
           await new Promise((r) => setTimeout(r, settleMs));
           const before = await runner.memory();
           const t0 = performance.now();

@@ -5,12 +5,11 @@
  * work queue's pace: a bare client-node handler has none); then heap and RSS per object after forced GC, minus the
  * same process before.
  */
-import { BENCH_NAMESPACE } from '../fleet/fleet-names.js';
 import { FleetProcess } from '../fleet/fleet-process.js';
 import { nowMicros } from '../protocol.js';
-import { RunnerProcess } from '../runner-process.js';
+import type { RunnerProcess } from '../runner-process.js';
 import { formatNumber, renderTable } from '../table.js';
-import { STEADY_CONCURRENCY, engageMembers } from './engaged-runner.js';
+import { engageMembers, startFileRunner } from './engaged-runner.js';
 import { settledMemory } from './members-scale.js';
 import { errorMessage, type ScenarioContext, type ScenarioResult } from './scenario.js';
 
@@ -45,14 +44,9 @@ export async function objectsScenario(ctx: ScenarioContext): Promise<ScenarioRes
     for (const impl of ctx.impls) {
       let runner: RunnerProcess | undefined;
       try {
-        const dir = await fleet.newWatchDir(`objects-${impl.name}`);
-        runner = await RunnerProcess.start(impl, {
-          provider: 'file',
-          dir,
-          hostKubeconfig: fleet.hostKubeconfigPath,
-          namespace: BENCH_NAMESPACE,
-          concurrency: STEADY_CONCURRENCY,
-        });
+        const started = await startFileRunner(fleet, impl, `objects-${impl.name}`);
+        runner = started.runner;
+        const dir = started.dir;
         const r = runner;
         const before = await settledMemory(() => r.memory());
         // Wall-clock microseconds on both sides: the runner stamps its first reconcile when it happens, while its
