@@ -77,4 +77,13 @@ describe('CacheBudget fed by a Store', () => {
     new Store({ accounting: budget }).apply(cm('a', '1', 'x'.repeat(1_000)));
     expect(budget.held()).toEqual({ objects: 1, bytes: 0 });
   });
+
+  test('a limit that is not a positive integer is refused, naming it', () => {
+    for (const bad of [0, -1, 1.5, Number.NaN, '10' as unknown as number]) {
+      expect(() => new CacheBudget({ maxObjects: bad }, 'member', () => {}), String(bad)).toThrow(
+        /cacheLimits\.maxObjects must be a positive integer/,
+      );
+    }
+    expect(() => new CacheBudget({ maxBytes: -5 }, 'member', () => {})).toThrow(/cacheLimits\.maxBytes/);
+  });
 });

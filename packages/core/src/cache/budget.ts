@@ -57,6 +57,12 @@ export class CacheBudget implements StoreAccounting {
     private readonly cluster: ClusterName,
     private readonly onBreach: (err: CacheLimitExceededError) => void,
   ) {
+    for (const key of ['maxObjects', 'maxBytes'] as const) {
+      const max = limits[key];
+      if (max !== undefined && !(Number.isSafeInteger(max) && max > 0)) {
+        throw new RangeError(`cacheLimits.${key} must be a positive integer, got ${JSON.stringify(max)}`);
+      }
+    }
     if (limits.maxBytes !== undefined) this.sizeOf = (obj) => JSON.stringify(obj).length;
   }
 

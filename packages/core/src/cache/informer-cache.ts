@@ -121,11 +121,6 @@ export class InformerCache implements Cache {
     }
   }
 
-  /** What the cache holds, counted against its limits (undefined without limits). */
-  held(): { objects: number; bytes: number } | undefined {
-    return this.budget?.held();
-  }
-
   async getInformer<T extends KubeObject = KubeObject>(kind: ObjectKind, options: InformerOptions = {}): Promise<Informer<T>> {
     const entry = this.entry(kind, options.metadataOnly ?? false);
     entry.pinned = true;
