@@ -174,5 +174,8 @@ describe('NamespaceProvider', () => {
 
   test('a bad label selector is refused at construction', () => {
     expect(() => new NamespaceProvider({ labelSelector: 'a in (' })).toThrow(/NamespaceProvider: labelSelector/);
+    expect(() => new NamespaceProvider({ waitCacheTimeoutMs: -1 })).toThrow(/NamespaceProvider: options\.waitCacheTimeoutMs/);
+    expect(() => new NamespaceProvider({ retry: { initialMs: 0 } })).toThrow(/options\.retry\.initialMs/);
+    expect(() => new NamespaceProvider({ labelSelecter: 'a=b' } as never)).toThrow(/labelSelecter/);
   });
 });

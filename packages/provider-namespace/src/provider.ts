@@ -29,6 +29,7 @@ import {
 } from '@multicluster-runtime/core/labels';
 import { ClusterSet, ProviderAlreadyStartedError, ProviderConfigError, describeError } from '@multicluster-runtime/core/providers';
 import { whenAborted } from '@multicluster-runtime/core/signal';
+import { anyValue, checkOptions, nested, positiveMs, withMethods, type Shape } from '@multicluster-runtime/core/options';
 import { NamespacedCluster } from './namespaced-cluster.js';
 import { SharedCache } from './shared-cache.js';
 
@@ -50,6 +51,15 @@ export interface NamespaceProviderOptions {
   /** Default: the manager's logger. */
   logger?: Logger;
 }
+
+/** What each option must be (the selector is parsed in the constructor, with its own message). */
+const optionRules: Shape<NamespaceProviderOptions> = {
+  labelSelector: anyValue,
+  config: withMethods('a KubeConfig', ['getCurrentCluster']),
+  waitCacheTimeoutMs: positiveMs,
+  retry: nested<NonNullable<NamespaceProviderOptions['retry']>>({ initialMs: positiveMs, maxMs: positiveMs }),
+  logger: withMethods('a Logger', ['debug', 'info', 'warn', 'error', 'with']),
+};
 
 /** A Namespace as the provider reads it. */
 type NamespaceObject = KubeObject & { status?: { phase?: string } };
@@ -73,6 +83,7 @@ export class NamespaceProvider implements ProviderRunnable {
   private readonly retries = new Map<string, Retry>();
 
   constructor(private readonly options: NamespaceProviderOptions = {}) {
+    checkOptions(options, optionRules, (message) => new ProviderConfigError('NamespaceProvider', message), { prefix: 'options.' });
     try {
       const s = options.labelSelector;
       this.selector =
