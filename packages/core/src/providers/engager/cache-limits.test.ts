@@ -7,11 +7,8 @@ import { startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { CacheLimits } from '../../cache/budget.js';
 import { newCluster, type KubeCluster } from '../../cluster/cluster.js';
-import { silentLogger } from '../../log/logger.js';
-import { newManager } from '../../manager/manager.js';
 import { PrometheusMetrics } from '../../metrics/prometheus.js';
-import { configOf, healthyLatencies, noteHealthyReconciles } from './hostile-member.test-util.js';
-import { ListProvider } from './list-provider.test-util.js';
+import { configOf, withHealthyMember } from './hostile-member.test-util.js';
 
 let healthy: ApiServer;
 let big: ApiServer;
@@ -43,47 +40,38 @@ test.each<[string, CacheLimits, RegExp]>([
   'a member over its %s limit fails alone: status, metric, retries; the other member keeps reconciling',
   async (limit, limits, reason) => {
     const metrics = new PrometheusMetrics();
-    const provider = new ListProvider(
-      [
-        ['healthy', configOf(healthy.kubeconfig())],
-        ['big', configOf(big.kubeconfig())],
-      ],
-      { clusterOptions: { cacheLimits: limits }, retry: { initialMs: 200, maxMs: 400 } },
+    const connection = { clusterOptions: { cacheLimits: limits }, retry: { initialMs: 200, maxMs: 400 } };
+    await withHealthyMember(
+      healthy,
+      [['big', configOf(big.kubeconfig())]],
+      connection,
+      async ({ provider, latencies }) => {
+        // Read together: the member is retried at once, so 'failed' lasts only until the next attempt.
+        await expect
+          .poll(
+            () => {
+              const status = provider.status('big');
+              return status?.state === 'failed' ? (status.reason ?? '') : '';
+            },
+            { timeout: 20_000 },
+          )
+          .toMatch(reason);
+        // Retried with backoff: it is engaged again, passes the limit again, and the counter shows each time.
+        const breaches = async () => {
+          const line = (await metrics.registry.metrics())
+            .split('\n')
+            .find((l) => l.startsWith(`mcr_cache_limit_exceeded_total{cluster="big",limit="${limit}"}`));
+          return Number(line?.split(' ').pop() ?? 0);
+        };
+        await expect.poll(breaches, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+        // The healthy member is neither failed nor slowed.
+        expect(provider.status('healthy')?.state).toBe('engaged');
+        const measured = await latencies(`limit-${limit}`, 3);
+        expect(Math.max(...measured)).toBeLessThan(2_000);
+        expect(provider.status('healthy')?.state).toBe('engaged');
+      },
+      { metrics },
     );
-    const mgr = newManager(configOf(healthy.kubeconfig()), provider, { logger: silentLogger, metrics });
-    const seen = noteHealthyReconciles(mgr);
-    const stop = new AbortController();
-    const done = mgr.start(stop.signal);
-    const writer = newCluster(configOf(healthy.kubeconfig()));
-    try {
-      // Read together: the member is retried at once, so 'failed' lasts only until the next attempt.
-      await expect
-        .poll(
-          () => {
-            const status = provider.status('big');
-            return status?.state === 'failed' ? (status.reason ?? '') : '';
-          },
-          { timeout: 20_000 },
-        )
-        .toMatch(reason);
-      // Retried with backoff: it is engaged again, passes the limit again, and the counter shows each time.
-      const breaches = async () => {
-        const line = (await metrics.registry.metrics())
-          .split('\n')
-          .find((l) => l.startsWith(`mcr_cache_limit_exceeded_total{cluster="big",limit="${limit}"}`));
-        return Number(line?.split(' ').pop() ?? 0);
-      };
-      await expect.poll(breaches, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
-      // The healthy member is neither failed nor slowed.
-      expect(provider.status('healthy')?.state).toBe('engaged');
-      const latencies = await healthyLatencies(writer, seen, `limit-${limit}`, 3);
-      expect(Math.max(...latencies)).toBeLessThan(2_000);
-      expect(provider.status('healthy')?.state).toBe('engaged');
-    } finally {
-      stop.abort();
-      await done;
-      await writer.close();
-    }
   },
   60_000,
 );

@@ -1,14 +1,20 @@
 /**
  * Test support for the hostile-member tests: an HTTP handler that answers discovery as an API server does (core
- * group: namespaces and configmaps), and the probe that measures how fast a healthy member's new ConfigMap is
- * reconciled while a hostile member misbehaves beside it.
+ * group: namespaces and configmaps), a fleet of a healthy member beside others under one manager and ConfigMap
+ * controller, and the probe that measures how fast the healthy member's new ConfigMap is reconciled meanwhile.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { KubeConfig } from '@kubernetes/client-node';
+import type { ApiServer } from '@multicluster-runtime/envtest';
 import { expect } from 'vitest';
 import { controllerManagedBy } from '../../builder/builder.js';
-import type { KubeCluster } from '../../cluster/cluster.js';
+import { newCluster, type KubeCluster } from '../../cluster/cluster.js';
+import { silentLogger } from '../../log/logger.js';
+import { newManager } from '../../manager/manager.js';
+import type { ManagerOptions } from '../../manager/options.js';
 import type { Manager } from '../../manager/types.js';
+import type { ClusterConnectionOptions } from './connection-options.js';
+import { ListProvider } from './list-provider.test-util.js';
 
 export function json(res: ServerResponse, body: unknown): void {
   res.writeHead(200, { 'Content-Type': 'application/json' });
@@ -78,4 +84,42 @@ export async function healthyLatencies(writer: KubeCluster, seen: Map<string, nu
     latencies.push(seen.get(name)! - t0);
   }
   return latencies;
+}
+
+/** A running fleet of the healthy member and others: the provider, the manager, and the healthy member's latencies. */
+export interface BesideHealthy {
+  readonly provider: ListProvider;
+  readonly mgr: ReturnType<typeof newManager>;
+  /** Creates `count` ConfigMaps in the healthy member; the create → reconcile latency of each, ms. */
+  readonly latencies: (prefix: string, count?: number) => Promise<number[]>;
+}
+
+/**
+ * Runs `body` with the healthy member and `others` engaged by one manager (its ConfigMap controller noting the healthy
+ * member's reconciles), once the healthy member is engaged; stops everything after, also when `body` throws.
+ */
+export async function withHealthyMember(
+  healthy: ApiServer,
+  others: ReadonlyArray<[string, KubeConfig]>,
+  connection: ClusterConnectionOptions,
+  body: (fleet: BesideHealthy) => Promise<void>,
+  managerOptions: Partial<ManagerOptions> = {},
+): Promise<void> {
+  const provider = new ListProvider([['healthy', configOf(healthy.kubeconfig())], ...others], {
+    waitCacheTimeoutMs: 60_000,
+    ...connection,
+  });
+  const mgr = newManager(configOf(healthy.kubeconfig()), provider, { logger: silentLogger, ...managerOptions });
+  const seen = noteHealthyReconciles(mgr);
+  const stop = new AbortController();
+  const done = mgr.start(stop.signal);
+  const writer = newCluster(configOf(healthy.kubeconfig()));
+  try {
+    await expect.poll(() => mgr.engagedClusters().includes('healthy'), { timeout: 20_000 }).toBe(true);
+    await body({ provider, mgr, latencies: (prefix, count) => healthyLatencies(writer, seen, prefix, count) });
+  } finally {
+    stop.abort();
+    await done;
+    await writer.close();
+  }
 }

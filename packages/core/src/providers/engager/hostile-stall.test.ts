@@ -11,11 +11,7 @@ import type { AddressInfo } from 'node:net';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
-import { newCluster } from '../../cluster/cluster.js';
-import { silentLogger } from '../../log/logger.js';
-import { newManager } from '../../manager/manager.js';
-import { answerDiscovery, configOf, healthyLatencies, noteHealthyReconciles, tokenConfig } from './hostile-member.test-util.js';
-import { ListProvider } from './list-provider.test-util.js';
+import { answerDiscovery, tokenConfig, withHealthyMember } from './hostile-member.test-util.js';
 
 let healthy: ApiServer;
 /** Answers discovery, then every ConfigMap list one byte a second. */
@@ -84,29 +80,14 @@ async function withHostileMember(
   hostile: KubeConfig,
   check: () => Promise<void>,
 ): Promise<{ latencies: number[]; engaged: string[] }> {
-  const provider = new ListProvider(
-    [
-      ['healthy', configOf(healthy.kubeconfig())],
-      ['hostile', hostile],
-    ],
-    // Short deadlines, so the test sees the slow list cut and retried within its time.
-    { waitCacheTimeoutMs: 60_000, clusterOptions: { transport: { requestTimeoutMs: 1_500, connectTimeoutMs: 1_500 } } },
-  );
-  const mgr = newManager(configOf(healthy.kubeconfig()), provider, { logger: silentLogger });
-  const seen = noteHealthyReconciles(mgr);
-  const stop = new AbortController();
-  const done = mgr.start(stop.signal);
-  const writer = newCluster(configOf(healthy.kubeconfig()));
-  try {
-    await expect.poll(() => mgr.engagedClusters().includes('healthy'), { timeout: 20_000 }).toBe(true);
+  let result!: { latencies: number[]; engaged: string[] };
+  // Short deadlines, so the test sees the slow list cut and retried within its time.
+  const transport = { requestTimeoutMs: 1_500, connectTimeoutMs: 1_500 };
+  await withHealthyMember(healthy, [['hostile', hostile]], { clusterOptions: { transport } }, async ({ mgr, latencies }) => {
     await check();
-    const latencies = await healthyLatencies(writer, seen, name);
-    return { latencies, engaged: mgr.engagedClusters() };
-  } finally {
-    stop.abort();
-    await done;
-    await writer.close();
-  }
+    result = { latencies: await latencies(name), engaged: mgr.engagedClusters() };
+  });
+  return result;
 }
 
 test('a member answering its list one byte a second: the list is cut at the deadline and retried; the healthy member is not slowed', async () => {
