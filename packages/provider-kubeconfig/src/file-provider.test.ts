@@ -353,6 +353,25 @@ describe('KubeconfigFileProvider', () => {
     await expect.poll(openHandles, { timeout: 10_000 }).toBeLessThanOrEqual(before);
   });
 
+  test('a rewrite right after a new file engaged is not lost to the watcher dropping its events', async () => {
+    // chokidar drops a file's change events for 50 ms after one it reports, and often reports one with a new file's
+    // add. Such a file is engaged at once and its own scan finds nothing new, so a rewrite inside that window has
+    // neither an event nor a scan to be seen by, unless the provider looks again after the window.
+    const d = freshDir();
+    const { aware } = start([d], { debounceMs: 0, rescanIntervalMs: 0 });
+    for (let i = 0; i < 40; i++) {
+      const file = join(d, `new-${i}.yaml`);
+      const name = `${file}+${ctx(members[0]!)}`;
+      const server = () => (aware.current(name)?.cluster as KubeCluster | undefined)?.server;
+      await writeFile(file, members[0]!.kubeconfig({ contextName: ctx(members[0]!) }));
+      await expect.poll(server, { timeout: 10_000, interval: 1 }).toBe(members[0]!.url);
+      await writeFile(file, members[1]!.kubeconfig({ contextName: ctx(members[0]!) }));
+      await expect.poll(server, { timeout: 10_000 }).toBe(members[1]!.url);
+      await rm(file);
+      await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual([]);
+    }
+  });
+
   test('stopping disengages everything and stops watching', async () => {
     const d = freshDir();
     await writeFile(join(d, 'a.yaml'), members[0]!.kubeconfig());

@@ -76,6 +76,8 @@ export class KubeconfigFileProvider extends EngagerProvider {
   private debounce: { timer: ReturnType<typeof setTimeout>; firstAt: number } | undefined;
   private scanning: Promise<void> | undefined;
   private scanAgain = false;
+  /** The watcher reported something since the last scan began. */
+  private eventsSinceScan = false;
   private specs: PathSpec[] = [];
   private stopping = false;
 
@@ -157,6 +159,7 @@ export class KubeconfigFileProvider extends EngagerProvider {
       ...(spec.depth === undefined ? {} : { depth: spec.depth }),
     });
     watcher.on('all', (event, path) => {
+      this.eventsSinceScan = true;
       if (event === 'add' || event === 'change') this.loadNewAtOnce(path);
       this.schedule();
     });
@@ -212,10 +215,13 @@ export class KubeconfigFileProvider extends EngagerProvider {
     this.scanning = (async () => {
       do {
         this.scanAgain = false;
+        // chokidar reports at most one change per file in 50 ms and drops the rest, so a write just after a reported
+        // one (the end of a write, or a rewrite right after a new file engaged) can go unreported: after a scan that
+        // followed events or saw changes, look once more when that window has passed.
+        const afterEvents = this.eventsSinceScan;
+        this.eventsSinceScan = false;
         try {
-          // chokidar drops a file's events that come within a few ms of the previous one, so the end of a write can
-          // go unreported: after a scan that saw changes, look once more shortly after.
-          if (await this.scan()) this.confirmLater();
+          if ((await this.scan()) || afterEvents) this.confirmLater();
         } catch (err) {
           this.log.error('scanning kubeconfig files failed', err);
         }
@@ -224,7 +230,7 @@ export class KubeconfigFileProvider extends EngagerProvider {
     })();
   }
 
-  /** One more scan after a quiet period, unless events schedule one first. */
+  /** One more scan after a quiet period (at least chokidar's 50 ms window), unless events schedule one first. */
   private confirmLater(): void {
     if (this.stopping || this.debounce) return;
     const timer = setTimeout(
