@@ -7,7 +7,7 @@ import type { Server } from 'node:https';
 import { createServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { StatusError, expired, internalError } from './api/status-error.js';
-import type { TokenUser } from './auth/token-user.js';
+import type { TokenOptions, TokenUser } from './auth/token-user.js';
 import type { Authorizer } from './auth/authorizer.js';
 import { InvalidOptionsError, ServerListenError, ServerStateError } from './errors.js';
 import type { KubeconfigOptions } from './kubeconfig.js';
@@ -56,8 +56,8 @@ export interface ApiServer {
   kubeconfig(opts?: KubeconfigOptions): string;
   /** Writes kubeconfig(opts) to `path`, readable by the owner only. */
   writeKubeconfig(path: string, opts?: KubeconfigOptions): Promise<void>;
-  /** Accepts `Authorization: Bearer <token>` as `user` from now on. */
-  addToken(token: string, user: string | TokenUser): void;
+  /** Accepts `Authorization: Bearer <token>` as `user` from now on (until `options.expiresAt`, then 401). */
+  addToken(token: string, user: string | TokenUser, options?: TokenOptions): void;
   /** Replaces the authorizer (undefined: allow everything). */
   setAuthorizer(authorizer: Authorizer | undefined): void;
   /** Counters since start: requests, open watches, connections. */
@@ -144,8 +144,8 @@ class InMemoryApiServer implements ApiServer {
     await writeFile(path, this.kubeconfig(opts), { mode: 0o600 });
   }
 
-  addToken(token: string, user: string | TokenUser): void {
-    this.state.auth.addToken(token, user);
+  addToken(token: string, user: string | TokenUser, options?: TokenOptions): void {
+    this.state.auth.addToken(token, user, options);
   }
 
   setAuthorizer(authorizer: Authorizer | undefined): void {

@@ -6,12 +6,12 @@
  */
 export type { ApiServer, ApiServerFaults, ApiServerStats } from './api-server.js';
 export { startApiServer } from './api-server.js';
-export type { ApiServerOptions, MountedPath, PathMount } from './server/options.js';
+export type { ActionRequest, ActionResult, ActionSubresource, ApiServerOptions, MountedPath, PathMount } from './server/options.js';
 export type { Fleet } from './fleet.js';
 export { startFleet } from './fleet.js';
 export type { KubeconfigOptions } from './kubeconfig.js';
 export type { UserInfo } from './auth/authenticator.js';
-export type { TokenUser } from './auth/token-user.js';
+export type { TokenOptions, TokenUser } from './auth/token-user.js';
 export type { AuthorizationAttributes, Authorizer } from './auth/authorizer.js';
 export type {
   CertificateAuthority,

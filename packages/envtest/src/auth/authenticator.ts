@@ -5,7 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { InvalidOptionsError } from '../errors.js';
-import { checkTokenUser, type TokenUser } from './token-user.js';
+import { checkTokenUser, tokenExpiry, type TokenOptions, type TokenUser } from './token-user.js';
 
 /**
  * The authenticated caller of a request: user name, uid and groups.
@@ -19,12 +19,14 @@ export interface UserInfo {
 export type AuthResult = { ok: true; user: UserInfo } | { ok: false };
 
 export class Authenticator {
-  private readonly tokens = new Map<string, UserInfo>();
+  private readonly tokens = new Map<string, { user: UserInfo; expiresAt: number }>();
 
-  addToken(token: string, user: string | TokenUser): void {
-    const { username, uid, groups = [] } = checkTokenUser(token, user, (message) => new InvalidOptionsError(message));
+  addToken(token: string, user: string | TokenUser, options?: TokenOptions): void {
+    const fail = (message: string) => new InvalidOptionsError(message);
+    const { username, uid, groups = [] } = checkTokenUser(token, user, fail);
+    const expiresAt = tokenExpiry(options, fail);
     const all = groups.includes('system:authenticated') ? [...groups] : [...groups, 'system:authenticated'];
-    this.tokens.set(token, { name: username, ...(uid !== undefined ? { uid } : {}), groups: all });
+    this.tokens.set(token, { user: { name: username, ...(uid !== undefined ? { uid } : {}), groups: all }, expiresAt });
   }
 
   authenticate(req: IncomingMessage): AuthResult {
@@ -37,8 +39,9 @@ export class Authenticator {
     const header = req.headers.authorization;
     if (typeof header === 'string') {
       const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-      const user = m ? this.tokens.get(m[1]!) : undefined;
-      return user ? { ok: true, user } : { ok: false };
+      const entry = m ? this.tokens.get(m[1]!) : undefined;
+      if (entry && Date.now() >= entry.expiresAt) this.tokens.delete(m![1]!);
+      return entry && Date.now() < entry.expiresAt ? { ok: true, user: entry.user } : { ok: false };
     }
     return { ok: false };
   }

@@ -34,3 +34,17 @@ export function checkTokenUser(token: unknown, user: unknown, fail: (message: st
   if (u['uid'] !== undefined && typeof u['uid'] !== 'string') throw fail('addToken: `uid` must be a string');
   return user as TokenUser;
 }
+
+/** How long a token added with `addToken` is accepted. */
+export interface TokenOptions {
+  /** From this instant on the token is refused (401), as an expired ServiceAccount or Gardener token is. Default: never. */
+  readonly expiresAt?: Date;
+}
+
+/** Checks addToken's options; returns the expiry in epoch milliseconds (Infinity for none). */
+export function tokenExpiry(options: TokenOptions | undefined, fail: (message: string) => Error): number {
+  const at = options?.expiresAt;
+  if (at === undefined) return Number.POSITIVE_INFINITY;
+  if (!(at instanceof Date) || Number.isNaN(at.getTime())) throw fail('addToken: `expiresAt` must be a valid Date');
+  return at.getTime();
+}

@@ -1,4 +1,5 @@
 /** What the conformance suite needs from an API server under test (the in-memory one or a real kube-apiserver). */
+import type { TokenOptions } from '../auth/token-user.js';
 export interface Backend {
   /** Admin kubeconfig YAML (CA + client certificate, or a token). */
   readonly kubeconfig: string;
@@ -12,5 +13,5 @@ export interface Backend {
   /** Drops history so old resourceVersions get 410; cases that need it skip when absent. */
   compact?(): void;
   /** Registers a bearer token (the tier's own addToken, unchanged); the auth cases skip when absent. */
-  addToken?(token: string, user: unknown): void;
+  addToken?(token: string, user: unknown, options?: TokenOptions): void;
 }

@@ -10,6 +10,6 @@ conformanceSuite('in-memory', async () => {
     close: () => server.close(),
     faults: server.faults,
     compact: () => server.compact(),
-    addToken: (token, user) => server.addToken(token, user as TokenUser), // as a JavaScript caller would: checked at run time
+    addToken: (token, user, options) => server.addToken(token, user as TokenUser, options), // as a JavaScript caller would: checked at run time
   };
 });

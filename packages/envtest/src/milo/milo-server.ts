@@ -9,7 +9,7 @@ import type { ApiServer, ApiServerFaults, ApiServerStats } from '../api-server.j
 import { startApiServer } from '../api-server.js';
 import type { ApiServerOptions, PathMount } from '../server/options.js';
 import type { Authorizer } from '../auth/authorizer.js';
-import type { TokenUser } from '../auth/token-user.js';
+import type { TokenOptions, TokenUser } from '../auth/token-user.js';
 import type { KubeconfigOptions } from '../kubeconfig.js';
 import { PROJECTS_PATH, projectControlPlaneMount } from './control-plane-mount.js';
 import { MiloFixtures } from './milo-fixtures.js';
@@ -96,8 +96,8 @@ class InMemoryMiloServer implements MiloServer {
   writeKubeconfig(path: string, opts?: KubeconfigOptions): Promise<void> {
     return this.server.writeKubeconfig(path, opts);
   }
-  addToken(token: string, user: string | TokenUser): void {
-    this.server.addToken(token, user);
+  addToken(token: string, user: string | TokenUser, options?: TokenOptions): void {
+    this.server.addToken(token, user, options);
   }
   setAuthorizer(authorizer: Authorizer | undefined): void {
     this.server.setAuthorizer(authorizer);

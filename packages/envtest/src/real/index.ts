@@ -6,7 +6,7 @@ export type { TestEnvironment, TestEnvironmentOptions } from './test-environment
 export { startTestEnvironment } from './test-environment.js';
 export type { AuthorizationMode } from './kube-apiserver.js';
 export type { StaticToken } from './static-tokens.js';
-export type { TokenUser } from '../auth/token-user.js';
+export type { TokenOptions, TokenUser } from '../auth/token-user.js';
 export type { ControlPlaneAssets } from './assets.js';
 export { assetsDirFromEnv, resolveAssets } from './assets.js';
 export {

@@ -114,7 +114,7 @@ if (!assetsDir) {
       kubeconfig: env.kubeconfig(),
       url: env.url,
       close: () => env.stop(),
-      addToken: (token, user) => env.addToken(token, user as TokenUser), // as a JavaScript caller would: checked at run time
+      addToken: (token, user, options) => env.addToken(token, user as TokenUser, options), // as a JavaScript caller would: checked at run time
     };
   });
 

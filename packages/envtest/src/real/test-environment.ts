@@ -20,7 +20,7 @@ import { checkCrds, installCrds } from './install-crds.js';
 import { startKubeApiServer, type AuthorizationMode, type RunningKubeApiServer } from './kube-apiserver.js';
 import { renderKubeconfig, type KubeconfigOptions } from '../kubeconfig.js';
 import { renderTokenFile, type StaticToken } from './static-tokens.js';
-import type { TokenUser } from '../auth/token-user.js';
+import type { TokenOptions, TokenUser } from '../auth/token-user.js';
 import { TokenWebhook } from './token-webhook.js';
 
 export interface TestEnvironmentOptions {
@@ -72,8 +72,9 @@ export interface TestEnvironment {
   /**
    * Accepts `Authorization: Bearer <token>` as `user` from now on, through the environment's TokenReview webhook
    * (tokens given at start sit in kube-apiserver's static token file instead). RBAC still decides what `user` may do.
+   * `options.expiresAt` ends it, as an expired ServiceAccount token ends.
    */
-  addToken(token: string, user: string | TokenUser): void;
+  addToken(token: string, user: string | TokenUser, options?: TokenOptions): void;
   /**
    * Stops kube-apiserver (SIGTERM, SIGKILL after the grace period) and starts it again on the same URL against the
    * same etcd, for tests of clients that must survive an API server restart: connections drop, watches end, data
@@ -224,7 +225,7 @@ async function startOnce(input: StartInput): Promise<TestEnvironment> {
     },
     kubeconfig: (kubeconfigOptions) => renderKubeconfig(kubeconfigInput, kubeconfigOptions),
     writeKubeconfig: (path, kubeconfigOptions) => writeFile(path, renderKubeconfig(kubeconfigInput, kubeconfigOptions), { mode: 0o600 }),
-    addToken: (token, user) => running.webhook.addToken(token, user),
+    addToken: (token, user, tokenOptions) => running.webhook.addToken(token, user, tokenOptions),
     restartApiServer,
     stop,
     close: stop,

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { stringify } from 'yaml';
-import { checkTokenUser, type TokenUser } from '../auth/token-user.js';
+import { checkTokenUser, tokenExpiry, type TokenOptions, type TokenUser } from '../auth/token-user.js';
 import { TestEnvironmentOptionsError } from './errors.js';
 
 /** Who a token authenticates as. */
@@ -27,7 +27,7 @@ interface TokenReviewRequest {
 const maxBodyBytes = 64 * 1024;
 
 export class TokenWebhook {
-  private readonly tokens = new Map<string, TokenUser>();
+  private readonly tokens = new Map<string, { user: TokenUser; expiresAt: number }>();
 
   private constructor(
     private readonly server: Server,
@@ -55,12 +55,13 @@ export class TokenWebhook {
     return webhook;
   }
 
-  /** Accepts `token` as `user` from now on (replacing an earlier entry for the same token). */
-  addToken(token: string, user: string | TokenUser): void {
-    this.tokens.set(
-      token,
-      checkTokenUser(token, user, (message) => new TestEnvironmentOptionsError(message)),
-    );
+  /**
+   * Accepts `token` as `user` from now on, until `options.expiresAt` (replacing an earlier entry for the same token).
+   * kube-apiserver keeps a successful authentication for 10 s, so an expired token may work that much longer.
+   */
+  addToken(token: string, user: string | TokenUser, options?: TokenOptions): void {
+    const fail = (message: string) => new TestEnvironmentOptionsError(message);
+    this.tokens.set(token, { user: checkTokenUser(token, user, fail), expiresAt: tokenExpiry(options, fail) });
   }
 
   /** kube-apiserver's `--authentication-token-webhook-config-file`: a kubeconfig naming this webhook. */
@@ -105,7 +106,8 @@ export class TokenWebhook {
         return reply(400, { error: 'body is not a TokenReview' });
       }
       const token = review.spec?.token;
-      const user = typeof token === 'string' ? this.tokens.get(token) : undefined;
+      const entry = typeof token === 'string' ? this.tokens.get(token) : undefined;
+      const user = entry && Date.now() < entry.expiresAt ? entry.user : undefined;
       const audiences = Array.isArray(review.spec?.audiences) ? review.spec.audiences : [];
       reply(200, {
         apiVersion: review.apiVersion ?? 'authentication.k8s.io/v1',

@@ -9,6 +9,7 @@ import type { Authorizer } from '../auth/authorizer.js';
 import { Store } from '../storage/store.js';
 import type { ResolvedOptions } from './options.js';
 import type { WatchStream } from './watch-stream.js';
+import { tokenRequestAction } from './token-request.js';
 
 export class ApiState {
   readonly store: Store;
@@ -29,6 +30,8 @@ export class ApiState {
     this.store = new Store({ historySize: options.historySize });
     for (const [token, user] of Object.entries(options.tokens)) this.auth.addToken(token, user);
     this.authorizer = options.authorizer;
+    this.registry.addAction(tokenRequestAction(this.auth));
+    for (const action of options.actions) this.registry.addAction(action);
   }
 
   /** A timer that dispose() cancels, so a closed server leaves nothing scheduled. */

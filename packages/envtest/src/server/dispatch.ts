@@ -21,6 +21,7 @@ import { impersonate } from '../auth/impersonation.js';
 import type { ApiState } from './api-state.js';
 import { decodeObjectBody, mediaType, readBody } from './body.js';
 import { writeCoreVersions, writeGroup, writeGroups, writeOpenApiV2, writeResourceList, VERSION_INFO } from './handlers/discovery.js';
+import { handleAction } from './handlers/action.js';
 import { handleList } from './handlers/list.js';
 import { handleWatch } from './handlers/watch.js';
 import { parseListOptions, withNameSelector } from './list-options.js';
@@ -111,8 +112,14 @@ async function route(
       return readOnly ? writeGroup(res, registry, cluster, r.group) : writeNotFoundPage(res);
     case 'groupVersion':
       return readOnly ? writeResourceList(res, registry, cluster, r.group, r.version) : writeNotFoundPage(res);
-    case 'resource':
+    case 'resource': {
       if (view && cluster !== undefined && !mountShowsCluster(view, cluster, r.collection.type)) throw resourceNotFound();
+      const { type } = r.collection;
+      const action =
+        r.subresource === undefined || type.subresources.includes(r.subresource)
+          ? undefined
+          : registry.action(type.group, type.resource, r.subresource);
+      if (action) return handleAction(state, req, res, view ? mountedCollection(view, r.collection) : r.collection, r.name!, action, user);
       if (view && !mountAllowsWrites(view, r.collection.type) && !readOnly) {
         const verb = verbOf(req.method, r.name !== undefined, false) ?? (req.method ?? 'unknown').toLowerCase();
         throw methodNotSupported(
@@ -131,6 +138,7 @@ async function route(
         r.subresource,
         user,
       );
+    }
   }
 }
 

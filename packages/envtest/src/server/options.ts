@@ -1,6 +1,7 @@
 /** Options of an in-memory API server, with their defaults. */
 import type { TokenUser } from '../auth/token-user.js';
 import type { Authorizer } from '../auth/authorizer.js';
+import type { UserInfo } from '../auth/authenticator.js';
 import { InvalidOptionsError } from '../errors.js';
 
 /**
@@ -36,9 +37,44 @@ export interface ApiServerOptions {
   authorizer?: Authorizer;
   /** Extra URL prefixes mapped onto logical clusters (virtual workspaces); requires `logicalClusters: true`. */
   mounts?: PathMount[];
+  /** Subresources answered by code instead of storage, like Gardener's `shoots/adminkubeconfig`. */
+  actions?: ActionSubresource[];
   /** Aborts start-up: startApiServer then rejects and leaves nothing listening. */
   signal?: AbortSignal;
 }
+
+/**
+ * A subresource that answers a POST with an object computed by `create` instead of a stored one, as
+ * `serviceaccounts/token` and Gardener's `shoots/adminkubeconfig` do. Authorization sees verb `create` on the
+ * subresource; the object posted to must exist (404 otherwise); discovery lists it with verb `create`.
+ */
+export interface ActionSubresource {
+  readonly group: string;
+  /** The plural resource it hangs off, e.g. `shoots`. */
+  readonly resource: string;
+  /** The subresource's name, e.g. `adminkubeconfig`. */
+  readonly subresource: string;
+  /** The kind posted and answered, e.g. `AdminKubeconfigRequest`, for discovery. */
+  readonly kind: string;
+  /** Answers one POST. Thrown errors answer 500 InternalError with their message. */
+  create(request: ActionRequest): ActionResult | Promise<ActionResult>;
+}
+
+/** One POST to an {@link ActionSubresource}. */
+export interface ActionRequest {
+  /** The object the subresource belongs to, as stored. */
+  readonly object: Readonly<Record<string, unknown>>;
+  /** The request body, decoded. */
+  readonly body: Readonly<Record<string, unknown>>;
+  readonly user: UserInfo;
+  /** The logical cluster ('' outside kcp mode). */
+  readonly cluster: string;
+}
+
+/** What an {@link ActionSubresource} answers: an object (201 Created), or a failure as a Kubernetes Status. */
+export type ActionResult =
+  | { readonly object: Record<string, unknown> }
+  | { readonly failure: { readonly code: number; readonly reason: string; readonly message: string } };
 
 /** Maps a URL prefix onto the logical cluster machinery, like kcp's virtual workspaces. */
 export interface PathMount {
@@ -92,6 +128,7 @@ export interface ResolvedOptions {
   logicalClusters: boolean;
   authorizer: Authorizer | undefined;
   mounts: PathMount[];
+  actions: ActionSubresource[];
 }
 
 export function resolveOptions(opts: ApiServerOptions = {}): ResolvedOptions {
@@ -121,5 +158,19 @@ export function resolveOptions(opts: ApiServerOptions = {}): ResolvedOptions {
     logicalClusters: opts.logicalClusters ?? false,
     authorizer: opts.authorizer,
     mounts: [...(opts.mounts ?? [])],
+    actions: checkActions(opts.actions ?? []),
   };
+}
+
+function checkActions(actions: readonly ActionSubresource[]): ActionSubresource[] {
+  const seen = new Set<string>();
+  for (const a of actions) {
+    const key = `${a?.group}/${a?.resource}/${a?.subresource}`;
+    if (!a || typeof a.create !== 'function' || !a.resource || !a.subresource || !a.kind) {
+      throw new InvalidOptionsError(`actions: ${key} needs resource, subresource, kind and a create function`);
+    }
+    if (seen.has(key)) throw new InvalidOptionsError(`actions: ${key} is given twice`);
+    seen.add(key);
+  }
+  return [...actions];
 }

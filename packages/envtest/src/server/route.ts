@@ -5,6 +5,7 @@
  */
 import type { ResourceRegistry } from '../api/resource-registry.js';
 import type { CollectionTarget } from './object-target.js';
+import type { ResourceType } from '../api/resource-type.js';
 
 export type Route =
   | { kind: 'coreVersions' }
@@ -56,7 +57,7 @@ function resourceRoute(
     if (type?.namespaced) {
       if (rest.length > 5) return undefined;
       const subresource = rest[4];
-      if (subresource !== undefined && !type.subresources.includes(subresource)) return undefined;
+      if (subresource !== undefined && !servesSubresource(registry, type, subresource)) return undefined;
       return { kind: 'resource', collection: { type, version, cluster, namespace: rest[1]! }, name: rest[3], subresource };
     }
   }
@@ -69,6 +70,10 @@ function resourceRoute(
   }
   if (rest.length > 3) return undefined;
   const subresource = rest[2];
-  if (subresource !== undefined && !type.subresources.includes(subresource)) return undefined;
+  if (subresource !== undefined && !servesSubresource(registry, type, subresource)) return undefined;
   return { kind: 'resource', collection: { type, version, cluster, namespace: undefined }, name: rest[1], subresource };
+}
+
+function servesSubresource(registry: ResourceRegistry, type: ResourceType, subresource: string): boolean {
+  return type.subresources.includes(subresource) || registry.action(type.group, type.resource, subresource) !== undefined;
 }

@@ -1,5 +1,5 @@
 /** Authentication: client certificates, bearer tokens, and 401 for bad credentials. */
-import { expect, test } from 'vitest';
+import { expect, test, vi } from 'vitest';
 import type { SuiteContext } from '../context.js';
 import { KubeHttpClient } from '../http-client.js';
 import { expectStatus } from './helpers.js';
@@ -43,6 +43,57 @@ export function authCases(ctx: SuiteContext): void {
     } finally {
       client.close();
     }
+  });
+
+  test('auth: a token added with expiresAt is refused once that instant has passed', async (t) => {
+    if (!ctx.backend.addToken) return t.skip('backend cannot register tokens');
+    const token = `tok-${ctx.unique('frank')}`;
+    const expiresAt = new Date(Date.now() + 1_500);
+    ctx.backend.addToken(token, 'frank', { expiresAt });
+    const client = new KubeHttpClient(ctx.backend.kubeconfig, { token });
+    try {
+      expect((await client.get('/api/v1/namespaces/default')).status).toBe(200);
+      // Refused once expired: at once in memory; kube-apiserver keeps a successful authentication for 10 s.
+      await vi.waitUntil(() => Date.now() > expiresAt.getTime(), { timeout: 5_000, interval: 50 });
+      await expect.poll(async () => (await client.get('/api/v1/namespaces/default')).status, { timeout: 15_000, interval: 250 }).toBe(401);
+      expect((await client.get('/api/v1/namespaces/default')).body.kind).toBe('Status');
+    } finally {
+      client.close();
+    }
+    expect(() => ctx.backend.addToken!(`tok-${ctx.unique('gina')}`, 'gina', { expiresAt: new Date(Number.NaN) })).toThrow(/expiresAt/);
+  });
+
+  test('auth: serviceaccounts/token mints a token that authenticates as the ServiceAccount; under 10 minutes is 422', async () => {
+    const ns = await ctx.namespace('token');
+    expect((await ctx.client.post(`/api/v1/namespaces/${ns}/serviceaccounts`, { metadata: { name: 'robot' } })).status).toBe(201);
+    const path = `/api/v1/namespaces/${ns}/serviceaccounts/robot/token`;
+    const res = await ctx.client.post(path, {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenRequest',
+      spec: { expirationSeconds: 600 },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 600 } });
+    const expires = Date.parse(res.body.status.expirationTimestamp);
+    expect(expires - Date.now()).toBeGreaterThan(590_000);
+    expect(expires - Date.now()).toBeLessThanOrEqual(601_000);
+    const robot = new KubeHttpClient(ctx.backend.kubeconfig, { token: res.body.status.token });
+    try {
+      // Authenticated: allowed where nothing authorizes (in memory), else refused by name (RBAC on the real tier).
+      const read = await robot.get(`/api/v1/namespaces/${ns}/serviceaccounts/robot`);
+      expect([200, 403]).toContain(read.status);
+      if (read.status === 403) expect(read.body.message).toContain(`"system:serviceaccount:${ns}:robot"`);
+    } finally {
+      robot.close();
+    }
+    const short = await ctx.client.post(path, {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenRequest',
+      spec: { expirationSeconds: 60 },
+    });
+    expect(short.status).toBe(422);
+    expect(short.body.message).toMatch(/may not specify a duration less than 10 minutes/);
+    expect((await ctx.client.post(`/api/v1/namespaces/${ns}/serviceaccounts/nobody/token`, { spec: {} })).status).toBe(404);
   });
 
   test('auth: addToken takes one shape on every tier ({ username, groups }), and refuses { name } saying so', async (t) => {

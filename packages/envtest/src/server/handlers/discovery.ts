@@ -65,6 +65,11 @@ export function writeResourceList(
         kind: t.kind,
         verbs: sub === 'finalize' ? ['update'] : ['get', 'patch', 'update'],
       });
+    for (const action of registry.actionsOf(t.group, t.resource)) {
+      if (t.subresources.includes(action.subresource)) continue;
+      const name = `${t.resource}/${action.subresource}`;
+      resources.push({ name, singularName: '', namespaced: t.namespaced, kind: action.kind, verbs: ['create'] });
+    }
   }
   writeJson(res, 200, { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: groupVersion(group, version), resources });
 }
