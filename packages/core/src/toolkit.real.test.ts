@@ -17,6 +17,7 @@ import { newCluster } from './cluster/cluster.js';
 import { startRealTier, type Tier } from './cluster/tier.test-util.js';
 import { conditionCases } from './conditions/conditions.cases.test-util.js';
 import { createOrUpdateCases } from './createorupdate/create-or-update.cases.test-util.js';
+import { createSubresourceCases } from './client/create-subresource.cases.test-util.js';
 import { finalizerCases } from './finalizer/finalizer.cases.test-util.js';
 import { configMap } from './testing/fixtures.js';
 
@@ -37,6 +38,7 @@ if (!assetsDirFromEnv()) {
     describe('conditions', () => conditionCases(() => tier));
     describe('finalizer registry', () => finalizerCases(() => tier));
     describe('createOrUpdate, createOrPatch and server-side apply', () => createOrUpdateCases(() => tier));
+    describe('createSubresource', () => createSubresourceCases(() => tier));
 
     test.skipIf(!KUBECTL)('10 identical warnings are one Event with a series; kubectl get events shows it', async () => {
       const ns = await tier.namespace();

@@ -56,4 +56,14 @@ export class NamespacedClient extends NamespacedReader implements Client {
   async delete(kind: ObjectKind, key: ObjectKey, options?: DeleteOptions): Promise<void> {
     return this.inner.delete(kind, await this.scope.key(kind, key, options?.signal), options);
   }
+
+  async createSubresource<R extends object = Record<string, unknown>>(
+    kind: ObjectKind,
+    key: ObjectKey,
+    subresource: string,
+    body: object,
+    options?: WriteOptions,
+  ): Promise<R> {
+    return this.inner.createSubresource<R>(kind, await this.scope.key(kind, key, options?.signal), subresource, body, options);
+  }
 }

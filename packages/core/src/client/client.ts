@@ -142,6 +142,28 @@ export class ApiClient implements Client {
     await this.transport.request({ method: 'DELETE', path: itemPath(mapping, key), body, signal: options.signal });
   }
 
+  async createSubresource<R extends object = Record<string, unknown>>(
+    kind: ObjectKind,
+    key: ObjectKey,
+    subresource: string,
+    body: object,
+    options: WriteOptions = {},
+  ): Promise<R> {
+    if (typeof subresource !== 'string' || !/^[a-z][a-z0-9-]*$/.test(subresource)) {
+      throw new InvalidRequestError(`invalid subresource name ${JSON.stringify(subresource)}`);
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw new InvalidRequestError('the subresource body must be an object');
+    const mapping = await this.restMapper.mapping(kind, options);
+    return this.transport.request<R>({
+      method: 'POST',
+      path: itemPath(mapping, key, subresource),
+      query: writeQuery(options),
+      body,
+      signal: options.signal,
+    });
+  }
+
   private async put<T extends KubeObjectLike>(obj: T, options: WriteOptions, subresource: 'status' | undefined): Promise<T> {
     const mapping = await this.mappingOf(obj, options);
     const path = itemPath(mapping, { namespace: obj.metadata?.namespace, name: nameOf(obj) }, subresource);

@@ -115,6 +115,17 @@ export class DelegatingClient implements Client {
     if (this.readerFor(kind) === this.reader) this.written.record(kind, key, undefined);
   }
 
+  /** Passed through: the answer is not the object, so there is nothing to remember for reads. */
+  createSubresource<R extends object = Record<string, unknown>>(
+    kind: ObjectKind,
+    key: ObjectKey,
+    subresource: string,
+    body: object,
+    options?: WriteOptions,
+  ): Promise<R> {
+    return this.client.createSubresource<R>(kind, key, subresource, body, options);
+  }
+
   /** Records a write's answer so the next `get` of the object sees at least it; returns the answer. */
   private remember<T extends KubeObjectLike>(stored: T, options?: WriteOptions, kind?: ObjectKind, key?: ObjectKey): T {
     if (options?.dryRun) return stored;

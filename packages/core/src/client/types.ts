@@ -102,6 +102,18 @@ export interface Writer {
   apply<T extends KubeObjectLike>(obj: T, options: PatchOptions & { fieldManager: string }): Promise<T>;
   /** Deletes the object; resolves also when it only got a deletionTimestamp (finalizers pending). */
   delete(kind: ObjectKind, key: ObjectKey, options?: DeleteOptions): Promise<void>;
+  /**
+   * POSTs `body` to a subresource of the object that answers with another object (`serviceaccounts/token`,
+   * `pods/eviction`, Gardener's `shoots/adminkubeconfig`) and resolves with that answer; controller-runtime's
+   * `SubResource(name).Create`. Status is written with `updateStatus`, not here.
+   */
+  createSubresource<R extends object = Record<string, unknown>>(
+    kind: ObjectKind,
+    key: ObjectKey,
+    subresource: string,
+    body: object,
+    options?: WriteOptions,
+  ): Promise<R>;
 }
 
 /** Reads and writes objects of one cluster (controller-runtime's `client.Client`). */
