@@ -27,6 +27,8 @@ export interface ApiServerStats {
   /** TLS connections accepted since start (restarts included): proves whether clients reuse connections. */
   connections: number;
   requests: number;
+  /** List requests answered (not watches): shows whether a client re-lists. */
+  lists: number;
   openWatches: number;
   /** TCP connections open now, also those still in their TLS handshake. */
   tcpConnections: number;

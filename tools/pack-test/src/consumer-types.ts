@@ -90,6 +90,17 @@ export const secrets: ProviderRunnable = new KubeconfigSecretProvider({ namespac
 // @ts-expect-error the namespace is required
 export const wrong = new KubeconfigSecretProvider({});
 `,
+  'provider-gardener': `
+import type { ProviderRunnable } from '@multicluster-runtime/core';
+import { GardenerProvider, shootClusterName, shootReadiness } from '@multicluster-runtime/provider-gardener';
+
+export const garden: ProviderRunnable = new GardenerProvider({ namespace: 'garden-dev', access: 'viewer', expirationSeconds: 600 });
+export const seed: ProviderRunnable = new GardenerProvider({ topology: 'seed' });
+export const name: string = shootClusterName('garden-dev', 'alpha');
+export const ready: boolean = shootReadiness({ apiVersion: 'core.gardener.cloud/v1beta1', kind: 'Shoot', metadata: {} }).ready;
+// @ts-expect-error the topology is garden or seed
+export const wrong = new GardenerProvider({ topology: 'shoot' });
+`,
   'provider-namespace': `
 import { isForbidden, type ProviderRunnable } from '@multicluster-runtime/core';
 import { NamespaceProvider, NamespaceScopeError } from '@multicluster-runtime/provider-namespace';

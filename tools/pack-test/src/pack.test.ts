@@ -77,6 +77,11 @@ const projects: ConsumerSpec[] = [
     packages: ['core', 'provider-namespace'],
     examples: [scenario('packages/provider-namespace/README.md')],
   },
+  {
+    name: 'core + provider-gardener',
+    packages: ['core', 'provider-gardener'],
+    examples: [scenario('packages/provider-gardener/README.md')],
+  },
   { name: 'create-controller', packages: ['create-controller'], examples: [scenario('packages/create-controller/README.md')] },
   // Installed alone (with core) it is imported and type-checked; its README example also needs provider-kubeconfig.
   { name: 'core + webhook', packages: ['core', 'webhook'], examples: [] },

@@ -122,6 +122,19 @@ export class GardenFixtures {
     await this.putStatus(namespace, name, undefined, (status) => ({ ...status, isHibernated: hibernated }));
   }
 
+  /**
+   * Puts another API server behind the shoot (a control plane migrated to another seed, say): kubeconfigs issued from
+   * now on reach it, and the Shoot's `status.advertisedAddresses` says so.
+   */
+  async moveShoot(project: string, name: string, server: ShootApiServer): Promise<void> {
+    const namespace = projectNamespace(project);
+    this.backings.set(`${namespace}/${name}`, server);
+    await this.putStatus(namespace, name, undefined, (status) => ({
+      ...status,
+      advertisedAddresses: [{ name: 'external', url: server.url }],
+    }));
+  }
+
   /** Deletes the shoot; its kubeconfigs stop being issued. */
   async deleteShoot(project: string, name: string): Promise<void> {
     const namespace = projectNamespace(project);

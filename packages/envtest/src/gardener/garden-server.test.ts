@@ -111,6 +111,7 @@ describe('fake garden', () => {
       const busy = await admin.post(`${shootPath('dev', 'delta')}/adminkubeconfig`, {});
       expect(busy.status).toBe(503);
       expect(busy.body.message).toBe('the garden is busy');
+      expect(garden.kubeconfigRequestsFailed()).toBe(1);
     } finally {
       garden.failKubeconfigRequests(undefined);
     }

@@ -33,6 +33,8 @@ export interface GardenServer extends ApiServer {
   readonly fixtures: GardenFixtures;
   /** Kubeconfigs issued through the subresources since start. */
   kubeconfigsIssued(): number;
+  /** Kubeconfig requests answered with the failure set by failKubeconfigRequests since start. */
+  kubeconfigRequestsFailed(): number;
   /** Passes every kubeconfig issued from now on through `tamper` (a broken or hostile garden); undefined stops it. */
   tamperKubeconfigs(tamper: ((kubeconfig: string, shoot: { namespace: string; name: string }) => string) | undefined): void;
   /** Makes the kubeconfig subresources answer `failure` (e.g. 503) until called with undefined. */
@@ -52,6 +54,7 @@ export async function startGardenServer(opts: GardenServerOptions = {}): Promise
     tamper: undefined,
     failure: undefined,
     issued: 0,
+    failed: 0,
   };
   const server = await startApiServer({ ...serverOptions, actions: kubeconfigActions(issuer) });
   const garden = new InMemoryGardenServer(server, issuer, new GardenFixtures(server, backings));
@@ -89,6 +92,9 @@ class InMemoryGardenServer implements GardenServer {
 
   kubeconfigsIssued(): number {
     return this.issuer.issued;
+  }
+  kubeconfigRequestsFailed(): number {
+    return this.issuer.failed;
   }
   tamperKubeconfigs(tamper: ((kubeconfig: string, shoot: { namespace: string; name: string }) => string) | undefined): void {
     this.issuer.tamper = tamper;

@@ -27,6 +27,8 @@ export interface KubeconfigIssuer {
   failure: { code: number; reason: string; message: string } | undefined;
   /** Kubeconfigs issued so far. */
   issued: number;
+  /** Requests answered with `failure` so far. */
+  failed: number;
 }
 
 const defaultSeconds = 3600;
@@ -51,7 +53,10 @@ function issue(
   requester: string,
 ): ActionResult {
   const kind = access === 'admin' ? 'AdminKubeconfigRequest' : 'ViewerKubeconfigRequest';
-  if (issuer.failure) return { failure: issuer.failure };
+  if (issuer.failure) {
+    issuer.failed++;
+    return { failure: issuer.failure };
+  }
   const { name, namespace } = shoot['metadata'] as { name: string; namespace: string };
   const spec = (body['spec'] ?? {}) as Record<string, unknown>;
   const seconds = spec['expirationSeconds'] ?? defaultSeconds;

@@ -99,6 +99,16 @@ describe('ApiServer stats and faults', () => {
     expect(after.connections - before.connections).toBe(1);
   });
 
+  test('stats() counts lists, but not watches or reads of one object', async () => {
+    const { server, client } = await start();
+    const before = server.stats().lists;
+    expect((await client.get('/api/v1/namespaces')).status).toBe(200);
+    expect((await client.get('/api/v1/namespaces/default')).status).toBe(200);
+    const watch = await client.watch('/api/v1/namespaces', { timeoutSeconds: 1 });
+    watch.close();
+    expect(server.stats().lists - before).toBe(1);
+  });
+
   test('setLatency delays every request', async () => {
     const { server, client } = await start();
     server.faults.setLatency(200);

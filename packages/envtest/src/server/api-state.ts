@@ -17,7 +17,7 @@ export class ApiState {
   readonly auth = new Authenticator();
   readonly watches = new Set<WatchStream>();
   readonly faults = { watchFailures: [] as StatusError[], latencyMs: 0 };
-  readonly counters = { connections: 0, requests: 0 };
+  readonly counters = { connections: 0, requests: 0, lists: 0 };
   authorizer: Authorizer | undefined;
   /** Logical clusters whose system namespaces exist. */
   readonly seededClusters = new Set<string>();

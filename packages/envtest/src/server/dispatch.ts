@@ -234,6 +234,7 @@ async function resourceRequest(
       if (name !== undefined) opts = withNameSelector(opts, name);
       const rep = negotiate(req.headers.accept, !opts.watch);
       if (opts.watch) return handleWatch(state, res, collection, opts, rep);
+      state.counters.lists++;
       return handleList(state, res, collection, opts, rep);
     }
     case 'get': {

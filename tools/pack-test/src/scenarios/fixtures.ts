@@ -12,6 +12,7 @@ import { ApiClient, DiscoveryRESTMapper, Transport } from '@multicluster-runtime
 import { createCertificateAuthority, issueServerCertificate, startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
 import { startKcpServer, type KcpServer, type KcpWorkspace } from '@multicluster-runtime/envtest/kcp';
 import { startMiloServer, type MiloServer } from '@multicluster-runtime/envtest/milo';
+import { startGardenServer, type GardenServer } from '@multicluster-runtime/envtest/gardener';
 
 export interface TestCluster {
   server: ApiServer;
@@ -47,6 +48,13 @@ export class ExampleFixtures {
       kubeconfig: server.kubeconfig(),
       projectClient: (project) => this.client(server.projectKubeconfig(project)),
     };
+  }
+
+  /** A fake Gardener garden (Shoots backed by API servers, kubeconfig subresources issuing expiring tokens). */
+  async garden(name: string): Promise<TestCluster & { server: GardenServer }> {
+    const server = await startGardenServer({ name });
+    this.servers.push(server);
+    return { server, client: this.client(server.kubeconfig()), kubeconfig: server.kubeconfig() };
   }
 
   /** A fake kcp (workspaces, APIExports and bindings, the export's virtual workspace per shard). */

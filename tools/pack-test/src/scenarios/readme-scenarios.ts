@@ -119,6 +119,32 @@ export const readmeScenarios: ExampleScenario[] = [
     },
   },
   {
+    readme: 'packages/provider-gardener/README.md',
+    packages: ['core', 'provider-gardener'],
+    async prepare(fx) {
+      const garden = await fx.garden('garden');
+      const [alpha, sleepy] = [await fx.cluster('alpha'), await fx.cluster('sleepy')];
+      await garden.server.fixtures.createShoot('dev', 'alpha', { server: alpha.server });
+      await garden.server.fixtures.createShoot('dev', 'sleepy', { server: sleepy.server, hibernated: true });
+      await garden.server.fixtures.createShoot('ops', 'other', { server: sleepy.server });
+      await alpha.client.create(configMap('default', 'in-alpha'));
+      await sleepy.client.create(configMap('default', 'in-sleepy'));
+      return {
+        cwd: fx.dir,
+        env: { KUBECONFIG: fx.file('garden.kubeconfig', garden.kubeconfig) },
+        runsUntilSignalled: true,
+        steps: [
+          { expect: [logLine({ msg: 'configmap changed', cluster: 'garden-dev/alpha', name: 'in-alpha' })] },
+          {
+            act: () => garden.server.fixtures.hibernate('dev', 'sleepy', false),
+            expect: [logLine({ msg: 'configmap changed', cluster: 'garden-dev/sleepy', name: 'in-sleepy' })],
+          },
+        ],
+        never: [/"cluster":"garden-ops\/other"/], // another project
+      };
+    },
+  },
+  {
     readme: 'packages/create-controller/README.md',
     packages: ['create-controller'],
     prepare(fx) {
