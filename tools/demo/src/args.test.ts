@@ -12,6 +12,12 @@ describe('demo flags', () => {
     expect(parseDemoArgs(['--capi', 'fleet'])?.source).toEqual({ kind: 'capi', namespace: 'fleet' });
     expect(parseDemoArgs(['--namespaces'])?.source).toEqual({ kind: 'namespaces' });
     expect(parseDemoArgs(['--namespaces', 'fleet=on'])?.source).toEqual({ kind: 'namespaces', selector: 'fleet=on' });
+    expect(parseDemoArgs(['--garden', 'garden.yaml'])?.source).toEqual({ kind: 'garden', kubeconfig: 'garden.yaml' });
+    expect(parseDemoArgs(['--garden', 'garden.yaml', 'garden-dev'])?.source).toEqual({
+      kind: 'garden',
+      kubeconfig: 'garden.yaml',
+      namespace: 'garden-dev',
+    });
     expect(parseDemoArgs(['--cluster-profiles', 'fleet', '--access-config', 'access.json'])?.source).toEqual({
       kind: 'cluster-profiles',
       namespace: 'fleet',
@@ -28,6 +34,8 @@ describe('demo flags', () => {
     [['--kind', '--kubeconfig-dir', 'x'], /choose one/],
     [['--kind', '--capi'], /choose one/],
     [['--namespaces', '--capi'], /choose one/],
+    [['--garden', 'g.yaml', '--kind'], /choose one/],
+    [['--garden', ''], /needs the path/],
     [['--capi', '--cluster-profiles', 'fleet', '--access-config', 'a.json'], /choose one/],
     [['--cluster-profiles', 'fleet'], /--cluster-profiles and --access-config come together/],
     [['stray'], /unexpected argument "stray"/],

@@ -19,6 +19,7 @@ export interface DemoArgs {
     | { kind: 'kind'; prefix?: string }
     | { kind: 'capi'; namespace?: string }
     | { kind: 'namespaces'; selector?: string }
+    | { kind: 'garden'; kubeconfig: string; namespace?: string }
     | { kind: 'cluster-profiles'; namespace: string; accessConfig: string };
 }
 
@@ -42,6 +43,10 @@ Real clusters (the host is your current kubeconfig context):
   --namespaces [SELECTOR] every namespace of the host (optionally only those the label SELECTOR matches, e.g.
                           fleet=on) is a member that reads and writes only its namespace; not \`fleet\`, where
                           the mirror controller writes
+  --garden KUBECONFIG [NAMESPACE]
+                          KUBECONFIG reaches a Gardener garden (it is the host then): every reconciled, awake
+                          Shoot (optionally only in project NAMESPACE, e.g. garden-dev) is a member, reached
+                          through admin kubeconfigs renewed before they expire
   --cluster-profiles NAMESPACE --access-config FILE
                           the host is a cluster inventory hub: every healthy ClusterProfile in NAMESPACE is a
                           member, reached through the credential plugins FILE configures (the JSON of Go's
@@ -78,6 +83,7 @@ export function parseDemoArgs(argv: string[]): DemoArgs | undefined {
         kind: { type: 'boolean', default: false },
         capi: { type: 'boolean', default: false },
         namespaces: { type: 'boolean', default: false },
+        garden: { type: 'string' },
         'cluster-profiles': { type: 'string' },
         'access-config': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -94,8 +100,9 @@ export function parseDemoArgs(argv: string[]): DemoArgs | undefined {
   const durationSec = v.duration === undefined ? undefined : positiveInt('duration', v.duration, 0);
   let source: DemoArgs['source'] = { kind: 'embedded' };
   const profiles = v['cluster-profiles'];
-  if ([v['kubeconfig-dir'] !== undefined, v.kind, v.capi, v.namespaces, profiles !== undefined].filter(Boolean).length > 1) {
-    throw new UsageError('choose one of --kubeconfig-dir, --kind, --capi, --namespaces and --cluster-profiles');
+  const sources = [v['kubeconfig-dir'] !== undefined, v.kind, v.capi, v.namespaces, v.garden !== undefined, profiles !== undefined];
+  if (sources.filter(Boolean).length > 1) {
+    throw new UsageError('choose one of --kubeconfig-dir, --kind, --capi, --namespaces, --garden and --cluster-profiles');
   }
   if ((profiles === undefined) !== (v['access-config'] === undefined)) {
     throw new UsageError('--cluster-profiles and --access-config come together');
@@ -106,7 +113,10 @@ export function parseDemoArgs(argv: string[]): DemoArgs | undefined {
   if (v.kind) source = positional ? { kind: 'kind', prefix: positional } : { kind: 'kind' };
   else if (v.capi) source = positional ? { kind: 'capi', namespace: positional } : { kind: 'capi' };
   else if (v.namespaces) source = positional ? { kind: 'namespaces', selector: positional } : { kind: 'namespaces' };
-  else if (parsed.positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[0])}`);
+  else if (v.garden !== undefined) {
+    if (v.garden === '') throw new UsageError('--garden needs the path of a kubeconfig for the garden');
+    source = positional ? { kind: 'garden', kubeconfig: v.garden, namespace: positional } : { kind: 'garden', kubeconfig: v.garden };
+  } else if (parsed.positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[0])}`);
   return {
     ...(durationSec !== undefined ? { durationSec } : {}),
     clusters,

@@ -1,4 +1,11 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { newCluster } from '@multicluster-runtime/core';
+import { kubeconfigOf } from '@multicluster-runtime/core/testing';
+import { startApiServer } from '@multicluster-runtime/envtest';
+import { startGardenServer } from '@multicluster-runtime/envtest/gardener';
 import { expect, test } from 'vitest';
 import { runDemo } from './demo.js';
 
@@ -27,4 +34,38 @@ test('the embedded demo reconciles in every member, with members joining and lea
   }
   // Churn added at least one member beyond the initial two.
   expect(summary.clusters).toBeGreaterThan(2);
+}, 60_000);
+
+test('--garden: the shoots of a Gardener garden are the members', async () => {
+  const garden = await startGardenServer({ name: 'garden' });
+  const shoots = await Promise.all([startApiServer({ name: 'alpha' }), startApiServer({ name: 'sleepy' })]);
+  const dir = mkdtempSync(join(tmpdir(), 'demo-garden-'));
+  try {
+    await garden.fixtures.createShoot('dev', 'alpha', { server: shoots[0] });
+    await garden.fixtures.createShoot('dev', 'sleepy', { server: shoots[1], hibernated: true });
+    for (const shoot of shoots) {
+      const client = newCluster(kubeconfigOf(shoot), { name: 'seed-objects' });
+      await client.apiReader.create({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { namespace: 'default', name: 'greeting', labels: { 'app.kubernetes.io/part-of': 'demo' } },
+        data: { hello: 'garden' },
+      });
+      await client.close();
+    }
+    const file = join(dir, 'garden.kubeconfig');
+    writeFileSync(file, garden.kubeconfig(), { mode: 0o600 });
+    const summary = await runDemo(
+      { durationSec: 5, clusters: 0, maxClusters: 1, churnSec: 0, plain: true, source: { kind: 'garden', kubeconfig: file } },
+      new AbortController().signal,
+      new PassThrough(),
+    );
+    const alpha = summary.rows.find((r) => r.cluster === 'garden-dev/alpha');
+    expect(alpha?.state).toBe('engaged');
+    expect(alpha?.reconciles['stamp']).toBeGreaterThanOrEqual(1);
+    expect(summary.rows.find((r) => r.cluster === 'garden-dev/sleepy')?.state).toBe('notReady');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    await Promise.all([garden, ...shoots].map((s) => s.close()));
+  }
 }, 60_000);

@@ -9,6 +9,7 @@ import { ClusterProfileProvider, loadAccessConfigFile } from '@multicluster-runt
 import { KindProvider } from '@multicluster-runtime/provider-kind';
 import { KubeconfigFileProvider } from '@multicluster-runtime/provider-kubeconfig';
 import { NamespaceProvider } from '@multicluster-runtime/provider-namespace';
+import { GardenerProvider } from '@multicluster-runtime/provider-gardener';
 import { isStatusSource } from '@multicluster-runtime/core/providers';
 import type { DemoArgs } from './args.js';
 import { mirrorNamespace, setupControllers } from './controllers.js';
@@ -34,6 +35,8 @@ function realProvider(source: Exclude<DemoArgs['source'], { kind: 'embedded' }>)
       return new NamespaceProvider({
         labelSelector: [source.selector, `kubernetes.io/metadata.name!=${mirrorNamespace}`].filter(Boolean).join(','),
       });
+    case 'garden':
+      return new GardenerProvider(source.namespace ? { namespace: source.namespace } : {});
     case 'cluster-profiles':
       return new ClusterProfileProvider({ namespace: source.namespace, accessConfig: loadAccessConfigFile(source.accessConfig) });
     case 'kubeconfig-dir':
@@ -58,7 +61,8 @@ export async function runDemo(args: DemoArgs, stop: AbortSignal, out: NodeJS.Wri
     provider = new KubeconfigFileProvider({ paths: [fleet.dir], healthCheck: { intervalMs: 2_000, timeoutMs: 1_000 } });
   } else {
     host = new KubeConfig();
-    host.loadFromDefault();
+    if (args.source.kind === 'garden') host.loadFromFile(args.source.kubeconfig);
+    else host.loadFromDefault();
     provider = realProvider(args.source);
   }
 
