@@ -13,7 +13,9 @@ import type { ActionResult, ActionSubresource } from '../server/options.js';
 export interface ShootApiServer {
   /** Where the shoot's API server answers; the Shoot's `status.advertisedAddresses` names it. */
   readonly url: string;
+  /** Kubeconfig YAML that reaches the server as `options.user`; the garden asks for a token user. */
   kubeconfig(options?: { user?: 'admin' | { token: string }; contextName?: string }): string;
+  /** Accepts the bearer token until `options.expiresAt`: how the garden's kubeconfigs expire. */
   addToken(token: string, user: string | TokenUser, options?: TokenOptions): void;
 }
 
