@@ -21,27 +21,36 @@ export const FAULTS = [
   'delete-derived',
   'reconciler-throws',
 ] as const;
-export type Fault = (typeof FAULTS)[number];
+/** Faults of the host, whose Leases sharded replicas and leader election live on: only with replicas. */
+export const HOST_FAULTS = ['host-down-3s', 'host-slow-2s'] as const;
+export type Fault = (typeof FAULTS)[number] | (typeof HOST_FAULTS)[number];
 
 const configMaps = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class Adversary {
-  readonly injected = new Map<Fault, number>(FAULTS.map((f) => [f, 0]));
+  readonly injected: Map<Fault, number>;
   readonly writes = { created: 0, updated: 0, deleted: 0, failed: 0 };
   private readonly pending = new Set<Promise<unknown>>();
+  private readonly faultsToPick: readonly Fault[];
+  private hostDown = false;
 
+  /** `hostFaults`: also take the host's API down and slow it (its Leases), for sharded replicas. */
   constructor(
     private readonly fleet: ChaosFleet,
     private readonly controller: ControllerStats,
     private readonly random: Random,
-  ) {}
+    hostFaults = false,
+  ) {
+    this.faultsToPick = hostFaults ? [...FAULTS, ...HOST_FAULTS] : FAULTS;
+    this.injected = new Map(this.faultsToPick.map((f) => [f, 0]));
+  }
 
   /** Injects faults until `until`, one every 0.5–2 s; resolves once every lasting fault is undone. */
   async faults(until: number): Promise<void> {
     while (Date.now() < until) {
       await sleep(500 + this.random.int(1500));
-      const fault = this.random.pick(FAULTS);
+      const fault = this.random.pick(this.faultsToPick);
       const member = this.random.pick(this.fleet.members);
       this.injected.set(fault, this.injected.get(fault)! + 1);
       this.track(this.inject(fault, member));
@@ -129,6 +138,18 @@ export class Adversary {
           await m.admin.apiReader.delete(configMaps, { namespace: NAMESPACE, name: this.random.pick(derived).metadata.name! });
         return;
       }
+      case 'host-down-3s':
+        if (this.hostDown) return;
+        this.hostDown = true;
+        await this.fleet.host.stop();
+        await sleep(3_000);
+        await this.fleet.host.restart();
+        this.hostDown = false;
+        return;
+      case 'host-slow-2s':
+        this.fleet.host.faults.setLatency(2_000);
+        await sleep(5_000);
+        return this.fleet.host.faults.setLatency(0);
       case 'reconciler-throws':
         this.controller.throwRate = 0.3;
         await sleep(4_000);

@@ -25,6 +25,17 @@ test('a short soak under faults loses nothing and leaks nothing', async () => {
   expect(stdout).toMatch(/checked: \d+ sources and \d+ derived objects in 4 members/);
 }, 120_000);
 
+test('two sharded replicas under faults, the host included, lose nothing and never reconcile one member at once', async () => {
+  const { code, stdout } = await chaos('--duration', '15', '--members', '4', '--replicas', '2', '--settle', '45', '--seed', '7');
+  expect(stdout, stdout).toContain('PASS: nothing lost, nothing leaked');
+  expect(code).toBe(0);
+  expect(stdout).toMatch(/4 members, 2 sharded replicas/);
+  expect(stdout).toMatch(/^host-down-3s +\d+$/m);
+  // Both replicas did work, and nothing started for a member already disengaged.
+  expect(stdout).toMatch(/^by replica: 0: [1-9]\d*, 1: [1-9]\d*$/m);
+  expect(stdout).toMatch(/0 started for a disengaged member/);
+}, 150_000);
+
 test('a controller that loses work fails the soak, naming what was lost', async () => {
   const { code, stdout } = await chaos('--duration', '5', '--members', '2', '--settle', '3', '--seed', '5', '--sabotage');
   expect(code).toBe(1);

@@ -1,14 +1,18 @@
 /**
- * One chaos run: the fleet, the manager with the file provider and the controller, the writer and the adversary for
- * the duration, then the fleet healed, a settle window, and the checks: no lost work, heap back to where it was after
- * warm-up (after GC), and no socket or timer left once everything is closed.
+ * One chaos run: the fleet, the manager (or `replicas` managers sharding the members, with leader election) with the
+ * file provider and the controller, the writer and the adversary for the duration, then the fleet healed, a settle
+ * window, and the checks: no lost work, no reconcile started for a disengaged member, no member reconciled by two
+ * replicas at once, heap back to where it was after warm-up (after GC), and no socket or timer left once everything
+ * is closed.
  */
 import { newManager, silentLogger } from '@multicluster-runtime/core';
+import type { MultiClusterManager } from '@multicluster-runtime/core/manager';
+import { LeaderElectionLostError } from '@multicluster-runtime/core/leaderelection';
 import { KubeconfigFileProvider } from '@multicluster-runtime/provider-kubeconfig';
 import { Adversary, type Fault } from './adversary.js';
 import type { ChaosArgs } from './args.js';
 import { checkUntil, type Verdict } from './checker.js';
-import { setupChaosController, type ControllerStats } from './controller.js';
+import { newControllerStats, overlaps, setupChaosController, type ControllerStats } from './controller.js';
 import { ChaosFleet } from './fleet.js';
 import { Random } from './random.js';
 
@@ -22,6 +26,8 @@ export interface ChaosReport {
   heapMiB: { warm?: number; end?: number };
   /** Open sockets and timers before the fleet started and after everything closed. */
   handles: { before: Handles; after: Handles };
+  /** Replicas restarted after losing their leader Lease (as Kubernetes restarts a pod whose manager exited). */
+  restarts: number;
   /** Why the run failed; empty when it passed. */
   failures: string[];
 }
@@ -47,20 +53,41 @@ export async function runSoak(args: ChaosArgs, progress: (line: string) => void)
   const random = new Random(args.seed);
   const before = handles();
   const fleet = await ChaosFleet.start(args.members);
-  const controller: ControllerStats = { reconciles: 0, injectedErrors: 0, throwRate: 0 };
-  // Short retries: the soak injects a fault every second or so, and members must be back within the settle window.
-  const provider = new KubeconfigFileProvider({ paths: [fleet.dir], retry: { initialMs: 500, maxMs: 5_000 } });
-  const mgr = newManager(fleet.hostConfig(), provider, { logger: silentLogger });
-  setupChaosController(mgr, controller, args.sabotage, () => random.next());
-  const adversary = new Adversary(fleet, controller, random);
+  const controller = newControllerStats();
+  const build = (replica: number): MultiClusterManager => {
+    // Short retries: the soak injects a fault every second or so, and members must be back within the settle window.
+    const provider = new KubeconfigFileProvider({ paths: [fleet.dir], retry: { initialMs: 500, maxMs: 5_000 } });
+    const mgr = newManager(fleet.hostConfig(), provider, { logger: silentLogger, ...(args.replicas > 1 ? replicaOptions(replica) : {}) });
+    setupChaosController(mgr, controller, args.sabotage, () => random.next(), replica);
+    return mgr;
+  };
+  const managers = Array.from({ length: args.replicas }, (_, replica) => build(replica));
+  const adversary = new Adversary(fleet, controller, random, args.replicas > 1);
   const stop = new AbortController();
-  const running = mgr.start(stop.signal);
+  let restarts = 0;
+  // A replica whose manager stops because it lost its leader Lease (the host was down) starts again, as the pod would.
+  const runReplica = async (replica: number): Promise<void> => {
+    for (;;) {
+      try {
+        return await managers[replica]!.start(stop.signal);
+      } catch (err) {
+        if (!(err instanceof LeaderElectionLostError)) throw err;
+        if (stop.signal.aborted) return; // renewals that failed while it shut down: the stop was asked for
+        restarts++;
+        progress(`chaos: replica ${replica} lost its leader Lease; restarting it`);
+        managers[replica] = build(replica);
+      }
+    }
+  };
+  const running = Promise.all(managers.map((_, replica) => runReplica(replica)));
+  // Until it is awaited below, a failure must not become an unhandled rejection: it is reported there.
+  running.catch(() => {});
   const heapMiB: ChaosReport['heapMiB'] = {};
   let verdict: Verdict;
   try {
     const engagedBy = Date.now() + 60_000;
-    while (mgr.engagedClusters().filter((n) => n !== '').length < args.members) {
-      if (Date.now() > engagedBy) throw new Error(`only ${mgr.engagedClusters().length - 1} of ${args.members} members engaged after 60 s`);
+    while (engaged(managers) < args.members) {
+      if (Date.now() > engagedBy) throw new Error(`only ${engaged(managers)} of ${args.members} members engaged after 60 s`);
       await sleep(100);
     }
     heapMiB.warm = heapAfterGcMiB();
@@ -84,6 +111,9 @@ export async function runSoak(args: ChaosArgs, progress: (line: string) => void)
 
   const failures: string[] = [];
   if (verdict.problems.length > 0) failures.push(`lost work: ${verdict.problems.length} differences after the settle window`);
+  if (controller.startedDisengaged > 0) failures.push(`${controller.startedDisengaged} reconciles started for a disengaged member`);
+  const twice = overlaps(controller);
+  if (twice.length > 0) failures.push(`${twice.length} times two replicas reconciled one member at once (${twice[0]})`);
   if (heapMiB.warm !== undefined && heapMiB.end !== undefined && heapMiB.end > heapMiB.warm * 1.5 + 32) {
     failures.push(`heap grew from ${heapMiB.warm.toFixed(1)} to ${heapMiB.end.toFixed(1)} MiB after GC`);
   }
@@ -97,6 +127,43 @@ export async function runSoak(args: ChaosArgs, progress: (line: string) => void)
     verdict,
     heapMiB,
     handles: { before, after },
+    restarts,
     failures,
+  };
+}
+
+/** Members engaged on some replica (each by one, when sharded). */
+function engaged(managers: MultiClusterManager[]): number {
+  return new Set(managers.flatMap((mgr) => mgr.engagedClusters().filter((n) => n !== ''))).size;
+}
+
+/**
+ * One replica of a sharded pair: leader election and sharding on the host, with timings short enough that members
+ * move within the settle window after the host's API was down (defaults are 15 s Leases).
+ */
+function replicaOptions(replica: number) {
+  return {
+    leaderElection: {
+      enabled: true,
+      namespace: 'default',
+      name: 'chaos-leader',
+      id: `replica-${replica}`,
+      leaseDurationMs: 4_000,
+      renewDeadlineMs: 3_000,
+      retryPeriodMs: 500,
+    },
+    sharding: {
+      groupName: 'chaos',
+      namespace: 'default',
+      id: `replica-${replica}`,
+      timings: {
+        peerLeaseDurationMs: 4_000,
+        peerRenewIntervalMs: 500,
+        fenceLeaseDurationMs: 4_000,
+        fenceRenewDeadlineMs: 3_000,
+        fenceRetryPeriodMs: 500,
+        recomputeIntervalMs: 2_000,
+      },
+    },
   };
 }

@@ -109,6 +109,17 @@ describe('ApiServer stats and faults', () => {
     expect(server.stats().lists - before).toBe(1);
   });
 
+  test('setLatency holds many requests at once without a MaxListenersExceeded warning', async () => {
+    const { server, client } = await start();
+    server.faults.setLatency(100);
+    try {
+      const answers = await Promise.all(Array.from({ length: 30 }, () => client.get('/api/v1/namespaces')));
+      expect(answers.map((a) => a.status)).toEqual(Array(30).fill(200));
+    } finally {
+      server.faults.setLatency(0);
+    }
+  });
+
   test('setLatency delays every request', async () => {
     const { server, client } = await start();
     server.faults.setLatency(200);

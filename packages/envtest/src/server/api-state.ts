@@ -2,6 +2,7 @@
  * Everything one API server keeps across stop()/restart(): storage, served resources, tokens, open watches, fault
  * switches and counters. The network side (api-server.ts) can come and go around it.
  */
+import { setMaxListeners } from 'node:events';
 import { ResourceRegistry } from '../api/resource-registry.js';
 import type { StatusError } from '../api/status-error.js';
 import { Authenticator } from '../auth/authenticator.js';
@@ -22,7 +23,7 @@ export class ApiState {
   /** Logical clusters whose system namespaces exist. */
   readonly seededClusters = new Set<string>();
   private readonly timers = new Set<NodeJS.Timeout>();
-  private requests = new AbortController();
+  private requests = requestsController();
   private readonly disposers: (() => void)[] = [];
   private disposed = false;
 
@@ -55,7 +56,7 @@ export class ApiState {
 
   abortRequests(): void {
     this.requests.abort();
-    this.requests = new AbortController();
+    this.requests = requestsController();
   }
 
   /** Ends every watch: cleanly for shutdown, abruptly for the dropWatches fault. */
@@ -74,4 +75,14 @@ export class ApiState {
     this.endWatches('end');
     this.requests.abort();
   }
+}
+
+/**
+ * Every request held by injected latency listens on this signal, so there are as many listeners as such requests;
+ * Node's default warning at 11 would report load, not a leak.
+ */
+function requestsController(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
 }
