@@ -6,7 +6,17 @@
  */
 
 /** The `--provider` values. */
-export const providerIds = ['kubeconfig-secrets', 'kubeconfig-files', 'kind', 'capi', 'cluster-profiles', 'kcp', 'milo'] as const;
+export const providerIds = [
+  'kubeconfig-secrets',
+  'kubeconfig-files',
+  'kind',
+  'capi',
+  'cluster-profiles',
+  'kcp',
+  'milo',
+  'gardener',
+  'namespaces',
+] as const;
 /** Where a scaffolded controller's fleet comes from: one of {@link providerIds}. */
 export type ProviderId = (typeof providerIds)[number];
 
@@ -198,6 +208,53 @@ const provider = new MiloProvider();`,
         env: {},
         mounts: [],
         readme: `Members are Milo's ready \`Project\`s, reached through their project control planes on the same API server.`,
+      };
+    case 'gardener':
+      return {
+        id,
+        summary: 'Gardener shoots of one project in a garden (provider-gardener)',
+        package: '@multicluster-runtime/provider-gardener',
+        imports: `import { GardenerProvider } from '@multicluster-runtime/provider-gardener';`,
+        setup: `// The host: the garden, where the project's Shoots live ($KUBECONFIG, e.g. a project ServiceAccount's kubeconfig).
+const host = new KubeConfig();
+host.loadFromDefault();
+// Every reconciled, awake Shoot in the project namespace is a member named "<namespace>/<shoot>", reached through
+// admin kubeconfigs that live an hour and are renewed in place before they expire.
+const provider = new GardenerProvider({ namespace: env('FLEET_NAMESPACE', namespace), expirationSeconds: 3600 });`,
+        namespacedRules: [
+          { apiGroups: ['core.gardener.cloud'], resources: ['shoots'], verbs: read },
+          { apiGroups: ['core.gardener.cloud'], resources: ['shoots/adminkubeconfig'], verbs: ['create'] },
+        ],
+        clusterRules: [],
+        env: {},
+        mounts: [],
+        readme: `Members are the reconciled, awake \`Shoot\`s of one Gardener project: set \`FLEET_NAMESPACE\` to the project's namespace
+(\`garden-<project>\`) and move the Role in \`deploy/10-rbac.yaml\` there. The controller asks each shoot's
+\`adminkubeconfig\` subresource for a kubeconfig valid for an hour and renews it before it expires; the garden is the
+host (leader election Lease included), so run the controller with a kubeconfig for the garden.`,
+      };
+    case 'namespaces':
+      return {
+        id,
+        summary: 'the labelled namespaces of one cluster, each a member (provider-namespace; develop and test on one cluster)',
+        package: '@multicluster-runtime/provider-namespace',
+        imports: `import { NamespaceProvider } from '@multicluster-runtime/provider-namespace';`,
+        setup: `${hostFromDefault}
+// Every namespace labelled FLEET_SELECTOR is a member named after it; its client, cache and Events stay inside it.
+const provider = new NamespaceProvider({ labelSelector: env('FLEET_SELECTOR', 'fleet=on') });`,
+        namespacedRules: [],
+        // Members are namespaces of the host, so the sample reconciler's own access is on the host too.
+        clusterRules: [
+          { apiGroups: [''], resources: ['namespaces'], verbs: read },
+          { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] },
+          { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'] },
+        ],
+        env: {},
+        mounts: [],
+        readme: `Members are the namespaces of the host labelled \`FLEET_SELECTOR\` (default \`fleet=on\`), each reading and writing only
+its own namespace: \`kubectl create namespace team-a && kubectl label namespace team-a fleet=on\`. Members live on the
+host, so the ClusterRole in \`deploy/10-rbac.yaml\` also carries what the sample reconciler does in them (ConfigMaps,
+Events); \`deploy/member/\` is not needed.`,
       };
   }
 }
