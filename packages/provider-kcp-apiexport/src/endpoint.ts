@@ -7,6 +7,7 @@
 import { newCluster, type Cluster, type KubeObject, type Logger, type ObjectKind } from '@multicluster-runtime/core';
 import { DiscoveryRESTMapper, Transport } from '@multicluster-runtime/core/client';
 import { deadline } from '@multicluster-runtime/core/signal';
+import { describeError } from '@multicluster-runtime/core/providers';
 import { PATH_ANNOTATION, logicalClusterOf } from './annotations.js';
 import { withServer } from './config.js';
 import { EndpointStartError } from './errors.js';
@@ -83,6 +84,26 @@ export class Endpoint {
       throw new EndpointStartError(this.url, err);
     } finally {
       startBy.dispose();
+    }
+  }
+
+  /**
+   * Whether the virtual workspace answers: undefined when it did (any answer but a 5xx or a 401: a 404 for the
+   * discovery path is still the shard answering), else why not. A shard that is down answers 503 through kcp's front
+   * proxy, or not at all.
+   */
+  async ping(signal: AbortSignal, timeoutMs: number): Promise<string | undefined> {
+    const bound = deadline(signal, timeoutMs);
+    try {
+      await this.transport.request({ method: 'GET', path: '/clusters/*/api', signal: bound.signal });
+      return undefined;
+    } catch (err) {
+      if (bound.timedOut) return `no answer within ${timeoutMs} ms`;
+      const code = (err as { name?: unknown; code?: unknown }).name === 'ApiError' ? (err as { code: number }).code : undefined;
+      if (code !== undefined && code < 500 && code !== 401) return undefined;
+      return describeError(err);
+    } finally {
+      bound.dispose();
     }
   }
 

@@ -97,6 +97,27 @@ describe('ApiExportProvider against the fake kcp', () => {
     expect(clusterA.config.getCurrentCluster()?.server).toBe(`${kcp.endpointUrl('one', providerWs, 'example.com')}/clusters/${a.name}`);
   });
 
+  test("a shard that stops answering shows in its clusters' health and metrics, the other shard's stay reachable", async () => {
+    const reachable = new Map<string, boolean>();
+    const metrics = { ...noopMetrics, clusterReachable: (cluster: string, up: boolean) => void reachable.set(cluster, up) };
+    const { provider } = startProvider({ healthCheck: { intervalMs: 100, timeoutMs: 2_000 }, metrics });
+    await expect.poll(() => provider.names(), POLL).toEqual([a.name, b.name].sort());
+    expect(provider.status(a.name)?.health).toMatchObject({ reachable: true });
+    kcp.stopShard('one');
+    try {
+      await expect.poll(() => provider.status(a.name)?.health?.reachable, POLL).toBe(false);
+      expect(provider.status(a.name)?.health?.lastError).toMatch(/503|unavailable/i);
+      expect(provider.status(a.name)?.state).toBe('engaged');
+      expect(reachable.get(a.name)).toBe(false);
+      expect(provider.status(b.name)?.health?.reachable).toBe(true);
+      expect(reachable.get(b.name)).not.toBe(false);
+    } finally {
+      kcp.startShard('one');
+    }
+    await expect.poll(() => provider.status(a.name)?.health?.reachable, POLL).toBe(true);
+    expect(reachable.get(a.name)).toBe(true);
+  });
+
   test('each cluster writes to its own logical cluster and reads and hears only its own objects', async () => {
     const { provider } = startProvider();
     await expect.poll(() => provider.names(), POLL).toEqual([a.name, b.name].sort());

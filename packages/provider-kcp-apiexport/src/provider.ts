@@ -21,9 +21,19 @@ import type {
 import type { Informer } from '@multicluster-runtime/core/cache';
 import { ClusterNotFoundError, newCluster, silentLogger } from '@multicluster-runtime/core';
 import { ClusterSet, ProviderAlreadyStartedError, describeError } from '@multicluster-runtime/core/providers';
-import type { ClusterStatus } from '@multicluster-runtime/core/providers';
+import type { ClusterHealth, ClusterStatus, HealthCheckOptions } from '@multicluster-runtime/core/providers';
 import { sleep } from '@multicluster-runtime/core/signal';
-import { anyValue, checkOptions, func, nested, positiveMs, rule, withMethods, type Shape } from '@multicluster-runtime/core/options';
+import {
+  anyValue,
+  checkOptions,
+  either,
+  func,
+  nested,
+  positiveMs,
+  rule,
+  withMethods,
+  type Shape,
+} from '@multicluster-runtime/core/options';
 import { API_BINDING, Endpoint, bindingIsReady } from './endpoint.js';
 import { ApiExportProviderConfigError } from './errors.js';
 
@@ -58,6 +68,11 @@ export interface ApiExportProviderOptions {
   logger?: Logger;
   /** Default: the manager's metrics. */
   metrics?: MetricsRecorder;
+  /**
+   * How often each endpoint (shard) is checked for an answer; its logical clusters' status `health` and the
+   * per-cluster reachability metric follow it, with one log line per change. false: never. Default every 30 s.
+   */
+  healthCheck?: HealthCheckOptions | false;
 }
 
 const objectKindRule = rule('an ObjectKind ({ apiVersion, kind })', (v) => {
@@ -78,6 +93,10 @@ const optionRules: Shape<ApiExportProviderOptions> = {
   retry: nested<NonNullable<ApiExportProviderOptions['retry']>>({ initialMs: positiveMs, maxMs: positiveMs }),
   logger: withMethods('a Logger', ['debug', 'info', 'warn', 'error', 'with']),
   metrics: rule('a MetricsRecorder', (v) => typeof v === 'object' && v !== null),
+  healthCheck: either(
+    rule('false', (v) => v === false),
+    nested<HealthCheckOptions>({ intervalMs: positiveMs, timeoutMs: positiveMs }),
+  ),
 };
 
 /**
@@ -121,6 +140,10 @@ interface EndpointSlot {
   removed: boolean;
   failures: number;
   timer?: NodeJS.Timeout;
+  /** Whether the endpoint answers, once checked; its engaged logical clusters report it. */
+  health?: ClusterHealth;
+  /** Stops the endpoint's health checks. */
+  checking?: AbortController;
 }
 
 /**
@@ -143,6 +166,7 @@ export class ApiExportProvider implements ProviderRunnable {
   /** What became of each logical cluster with a Ready binding: engaging, engaged, or failing (and retried). */
   private readonly states = new Map<string, ClusterStatus>();
   private aware: Aware | undefined;
+  private metrics: MetricsRecorder | undefined;
   private started = false;
   private stopping = false;
 
@@ -182,6 +206,7 @@ export class ApiExportProvider implements ProviderRunnable {
     if (!this.options.logger) this.log = this.logFields(context.logger);
     this.clusters.useContext({ logger: this.log, metrics: context.metrics });
     this.aware = context.aware;
+    this.metrics = this.options.metrics ?? context.metrics;
     const sliceCluster = newCluster(this.options.exportConfig, { name: 'kcp-export-workspace', logger: this.log });
     const running = sliceCluster.start(signal);
     try {
@@ -312,7 +337,12 @@ export class ApiExportProvider implements ProviderRunnable {
     if (slot.removed || this.stopping) return void (await endpoint.stop());
     slot.failures = 0;
     slot.endpoint = endpoint;
+    slot.health = { reachable: true, since: new Date() };
     this.log.info('endpoint started', { endpoint: slot.url });
+    if (this.options.healthCheck !== false) {
+      slot.checking = new AbortController();
+      void this.checkHealth(slot, endpoint, slot.checking.signal, this.options.healthCheck ?? {});
+    }
     // Not awaited: each cluster's convergence runs on its own chain, which shutdown awaits; reconcile never rejects.
     for (const cluster of endpoint.clusters()) void this.reconcile(cluster);
   }
@@ -320,6 +350,7 @@ export class ApiExportProvider implements ProviderRunnable {
   private async removeEndpoint(slot: EndpointSlot): Promise<void> {
     slot.removed = true;
     clearTimeout(slot.timer);
+    slot.checking?.abort();
     this.slots.delete(slot.url);
     const endpoint = slot.endpoint;
     if (!endpoint) return;
@@ -379,7 +410,42 @@ export class ApiExportProvider implements ProviderRunnable {
     if (this.stopping) return;
     const before = this.states.get(cluster);
     const since = before?.state === state ? before.since : new Date();
-    this.states.set(cluster, { state, since, failures, ...(reason === undefined ? {} : { reason }) });
+    const health = state === 'engaged' ? this.slotOf(this.engaged.get(cluster))?.health : undefined;
+    this.states.set(cluster, { state, since, failures, ...(reason === undefined ? {} : { reason }), ...(health ? { health } : {}) });
+    if (health) this.metrics?.clusterReachable?.(cluster, health.reachable);
+  }
+
+  private slotOf(endpoint: Endpoint | undefined): EndpointSlot | undefined {
+    return endpoint ? [...this.slots.values()].find((s) => s.endpoint === endpoint) : undefined;
+  }
+
+  /**
+   * Checks one endpoint every `intervalMs` until `signal` aborts; a change of its reachability reaches the status and
+   * metric of every logical cluster engaged through it, with one log line for the endpoint.
+   */
+  private async checkHealth(slot: EndpointSlot, endpoint: Endpoint, signal: AbortSignal, options: HealthCheckOptions): Promise<void> {
+    const intervalMs = options.intervalMs ?? 30_000;
+    const timeoutMs = options.timeoutMs ?? 5_000;
+    while (await sleep(intervalMs, signal)) {
+      const problem = await endpoint.ping(signal, timeoutMs);
+      if (signal.aborted || this.stopping) return;
+      if ((problem === undefined) === slot.health?.reachable) continue;
+      slot.health = { reachable: problem === undefined, since: new Date(), ...(problem === undefined ? {} : { lastError: problem }) };
+      const clusters = [...this.engaged].filter(([, e]) => e === endpoint).map(([c]) => c);
+      for (const cluster of clusters) {
+        const status = this.states.get(cluster);
+        if (status?.state === 'engaged') this.states.set(cluster, { ...status, health: slot.health });
+        this.metrics?.clusterReachable?.(cluster, slot.health.reachable);
+      }
+      if (problem === undefined) this.log.info('endpoint answers again', { endpoint: slot.url, clusters: clusters.length });
+      else {
+        this.log.warn('endpoint does not answer; its logical clusters stay engaged while their informers retry', {
+          endpoint: slot.url,
+          clusters: clusters.length,
+          error: problem,
+        });
+      }
+    }
   }
 
   private backoff(failures: number): number {
@@ -400,6 +466,7 @@ export class ApiExportProvider implements ProviderRunnable {
       slots.map(async (s) => {
         s.removed = true;
         clearTimeout(s.timer);
+        s.checking?.abort();
         await s.endpoint?.stop();
       }),
     );
