@@ -14,7 +14,8 @@
  */
 import { createHash } from 'node:crypto';
 import { ClusterEngager, EngagerProvider } from '@multicluster-runtime/core';
-import { isNotFound } from '@multicluster-runtime/core/client';
+import { SharedInformer, resourceListWatcher } from '@multicluster-runtime/core/cache';
+import { Transport, isNotFound } from '@multicluster-runtime/core/client';
 import {
   ProviderConfigError,
   absentCluster,
@@ -210,7 +211,9 @@ export class GardenerProvider extends EngagerProvider {
 
   private async followSeed(seed: Cluster, signal: AbortSignal): Promise<void> {
     const clusters = await seed.cache.acquireInformer(seedClusterKind, { signal });
-    const secrets = await seed.cache.acquireInformer<SecretObject>(secretKind, { signal });
+    const secrets = await this.seedSecrets(seed, signal);
+    // Both views complete before the first decision, so no member is reported without its Secret for a moment.
+    await secrets.informer.waitForSync(signal);
     const recompute = (id: string | undefined): void => {
       if (!id) return;
       const cluster = clusters.informer.get('', id);
@@ -240,8 +243,35 @@ export class GardenerProvider extends EngagerProvider {
     } finally {
       for (const r of registrations) r.remove();
       clusters.release();
-      secrets.release();
+      await secrets.close();
     }
+  }
+
+  /**
+   * The seed's Secrets named `gardener` (one per shoot control plane), watched with a field selector on their own
+   * connection: a seed holds thousands of other Secrets, which neither the wire nor the cache should carry.
+   */
+  private async seedSecrets(
+    seed: Cluster,
+    signal: AbortSignal,
+  ): Promise<{ informer: SharedInformer<SecretObject>; close(): Promise<void> }> {
+    const mapping = await seed.restMapper.mapping(secretKind, { signal });
+    const transport = Transport.forConfig(seed.config);
+    const informer = new SharedInformer<SecretObject>({
+      kind: secretKind,
+      source: resourceListWatcher(transport, mapping, { fieldSelector: `metadata.name=${seedSecretName}` }),
+      logger: this.log,
+    });
+    const stop = new AbortController();
+    const running = informer.run(stop.signal).catch((err: unknown) => this.log.error('seed Secret informer failed', err));
+    return {
+      informer,
+      close: async () => {
+        stop.abort();
+        await running;
+        await transport.close();
+      },
+    };
   }
 
   /**
