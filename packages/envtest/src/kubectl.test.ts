@@ -88,6 +88,22 @@ describe.skipIf(!KUBECTL)(`kubectl (${KUBECTL ?? 'not installed: install kubectl
     await expect(kubectl('get', 'cm', 'app')).rejects.toThrow(/NotFound|not found/);
   });
 
+  test('scale deployment goes through the scale subresource; --current-replicas is a precondition', async () => {
+    const deployment = await file(
+      'deploy.yaml',
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: web}}\n' +
+        '  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: web, image: "nginx:1.27"}]}\n',
+    );
+    expect(await kubectl('apply', '-f', deployment)).toContain('deployment.apps/web created');
+    expect(await kubectl('scale', 'deployment', 'web', '--replicas=4')).toContain('deployment.apps/web scaled');
+    expect(JSON.parse(await kubectl('get', 'deployment', 'web', '-o', 'json')).spec.replicas).toBe(4);
+    await expect(kubectl('scale', 'deployment', 'web', '--current-replicas=2', '--replicas=1')).rejects.toThrow(
+      /Expected replicas to be 2, was 4/,
+    );
+    expect(await kubectl('scale', 'deployment', 'web', '--current-replicas=4', '--replicas=1')).toContain('scaled');
+    expect(JSON.parse(await kubectl('get', 'deploy', 'web', '-o', 'json')).spec.replicas).toBe(1);
+  });
+
   test('apply -f a CRD, wait for Established, apply -f an instance, get it, delete it', async () => {
     await kubectl('apply', '-f', await file('crd.yaml', CRD));
     await kubectl('wait', '--for', 'condition=established', '--timeout=20s', 'crd/gadgets.kubectl.example.com');

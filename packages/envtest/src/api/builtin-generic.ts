@@ -1,14 +1,22 @@
 /**
  * Every other built-in resource of the pinned Kubernetes version, served generically from its discovery document
  * (builtin-discovery.ts, checked against the real kube-apiserver): storage, watch, list, the status subresource where
- * the real server has one (with metadata.generation maintained, as for workloads), short names and categories. What
- * generic serving does not give — kind-specific defaulting and validation, the scale and other special subresources,
- * strategic-merge keys for lists — is listed in the package README.
+ * the real server has one (with metadata.generation maintained, as for workloads), the workloads' `scale`
+ * subresource, short names and categories. What generic serving does not give — kind-specific defaulting and
+ * validation, other special subresources, strategic-merge keys for lists — is listed in the package README.
  */
 import { BUILTIN_RESOURCES } from './builtin-resources.js';
 import { BUILTIN_DISCOVERY, type DiscoverySnapshot } from './builtin-discovery.js';
-import type { ResourceType, Verb } from './resource-type.js';
+import type { ResourceType, ScalePaths, Verb } from './resource-type.js';
 import { ALL_VERBS } from './resource-type.js';
+
+/** The workloads with a `scale` subresource, and where it reads and writes (their selector is a LabelSelector or a map). */
+const WORKLOAD_SCALE: ScalePaths = {
+  specReplicasPath: '.spec.replicas',
+  statusReplicasPath: '.status.replicas',
+  labelSelectorPath: '.spec.selector',
+};
+const SCALABLE = new Set(['apps/deployments', 'apps/replicasets', 'apps/statefulsets', '/replicationcontrollers']);
 
 /** Listed by discovery but not stored objects, or served elsewhere in this server. */
 const NOT_STORED = new Set(['componentstatuses']);
@@ -28,6 +36,7 @@ function fromDiscovery(snapshot: DiscoverySnapshot, defined: ReadonlySet<string>
       if (r.name.includes('/') || !verbs.includes('get') || !verbs.includes('list') || NOT_STORED.has(r.name)) continue;
       if (defined.has(`${group}/${r.name}`)) continue;
       const status = (subresources.get(r.name) ?? []).includes('status');
+      const scale = (subresources.get(r.name) ?? []).includes('scale') && SCALABLE.has(`${group}/${r.name}`);
       types.push({
         group: group!,
         versions: [version!],
@@ -39,7 +48,8 @@ function fromDiscovery(snapshot: DiscoverySnapshot, defined: ReadonlySet<string>
         ...(r.shortNames ? { shortNames: r.shortNames } : {}),
         ...(r.categories ? { categories: r.categories } : {}),
         verbs,
-        subresources: status ? ['status'] : [],
+        subresources: [...(status ? ['status'] : []), ...(scale ? ['scale'] : [])],
+        ...(scale ? { scale: WORKLOAD_SCALE } : {}),
         custom: false,
         tracksGeneration: status,
         allowCreateOnUpdate: false,

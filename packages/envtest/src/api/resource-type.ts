@@ -9,6 +9,14 @@ export type Verb = 'create' | 'delete' | 'deletecollection' | 'get' | 'list' | '
 
 export const ALL_VERBS: readonly Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
+/** A CRD's `subresources.scale`: dotted JSON paths into the object (`.spec.replicas`). */
+export interface ScalePaths {
+  readonly specReplicasPath: string;
+  readonly statusReplicasPath: string;
+  /** A string field holding the selector in its text form, or (built-ins) `.spec.selector` as a LabelSelector or map. */
+  readonly labelSelectorPath?: string;
+}
+
 export interface ResourceStrategy {
   /** Defaults and server-side rewrites on create (e.g. Secret stringData, Namespace phase). */
   prepareForCreate?(obj: StoredObject): void;
@@ -61,6 +69,8 @@ export interface ResourceType {
   readonly verbs: readonly Verb[];
   /** Subresources besides the main endpoint, e.g. ['status'] or ['status', 'finalize']. */
   readonly subresources: readonly string[];
+  /** Where the `scale` subresource reads and writes (workloads, and CRDs that declare `subresources.scale`). */
+  readonly scale?: ScalePaths;
   /** Custom resource semantics: merge/JSON/apply patches only (SMP is 415), update needs a resourceVersion. */
   readonly custom: boolean;
   /** Whether metadata.generation is maintained (CRs, CRDs, workloads). */

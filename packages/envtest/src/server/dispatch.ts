@@ -22,6 +22,7 @@ import type { ApiState } from './api-state.js';
 import { decodeObjectBody, mediaType, readBody } from './body.js';
 import { writeCoreVersions, writeGroup, writeGroups, writeOpenApiV2, writeResourceList, VERSION_INFO } from './handlers/discovery.js';
 import { handleAction } from './handlers/action.js';
+import { handleScale } from './handlers/scale.js';
 import { handleList } from './handlers/list.js';
 import { handleWatch } from './handlers/watch.js';
 import { parseListOptions, withNameSelector } from './list-options.js';
@@ -178,7 +179,11 @@ function verbOf(method: string | undefined, named: boolean, watch: boolean): Ver
 }
 
 /** Verbs a subresource answers: status reads and writes; Namespace finalize is update only. */
-const SUBRESOURCE_VERBS: Readonly<Record<string, readonly Verb[]>> = { status: ['get', 'update', 'patch'], finalize: ['update'] };
+const SUBRESOURCE_VERBS: Readonly<Record<string, readonly Verb[]>> = {
+  status: ['get', 'update', 'patch'],
+  scale: ['get', 'update', 'patch'],
+  finalize: ['update'],
+};
 
 function requireVerb(type: ResourceType, verb: Verb | undefined, method: string | undefined, subresource: string | undefined): Verb {
   const gr = { group: type.group, resource: type.resource };
@@ -222,6 +227,9 @@ async function resourceRequest(
   if (collection.cluster === undefined && verb !== 'list' && verb !== 'watch')
     throw methodNotSupported(gr, verb, ` in the \`${WILDCARD}\` logical cluster`);
   const cluster = collection.cluster ?? '';
+  if (subresource === 'scale' && type.scale && (verb === 'get' || verb === 'update' || verb === 'patch')) {
+    return handleScale(state, req, res, params, { ...collection, cluster, name: name!, subresource }, verb);
+  }
   const annotation = state.options.logicalClusters ? cluster : undefined;
   const send = (code: number, obj: Parameters<typeof present>[0]): void => writeJson(res, code, present(obj, type, version, annotation));
   // Writes go through the admission webhooks registered in this logical cluster (none: the plain synchronous path).

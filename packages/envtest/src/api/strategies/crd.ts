@@ -5,7 +5,7 @@
 import type { StoredObject } from '../../storage/types.js';
 import type { FieldError } from '../field-error.js';
 import { invalidValue, notSupported, required } from '../field-error.js';
-import type { PrinterColumn, ResourceStrategy, ResourceType, StructuralSchema } from '../resource-type.js';
+import type { PrinterColumn, ResourceStrategy, ResourceType, ScalePaths, StructuralSchema } from '../resource-type.js';
 import { ALL_VERBS } from '../resource-type.js';
 import { sortKubeVersions } from '../version-priority.js';
 
@@ -131,6 +131,9 @@ export function resourceTypeForCrd(crd: StoredObject): ResourceType | undefined 
     if (Array.isArray(v.additionalPrinterColumns)) printerColumns[v.name!] = v.additionalPrinterColumns;
   }
   const withStatus = versions.some((v) => v.subresources?.status !== undefined && v.subresources.status !== null);
+  const scale = versions
+    .map((v) => v.subresources?.scale as Partial<ScalePaths> | undefined)
+    .find((s) => s?.specReplicasPath && s.statusReplicasPath);
   return {
     group: spec.group,
     versions: sortKubeVersions(versions.map((v) => v.name!)),
@@ -142,7 +145,8 @@ export function resourceTypeForCrd(crd: StoredObject): ResourceType | undefined 
     ...(names.shortNames ? { shortNames: names.shortNames } : {}),
     ...(names.categories ? { categories: names.categories } : {}),
     verbs: ALL_VERBS,
-    subresources: withStatus ? ['status'] : [],
+    subresources: [...(withStatus ? ['status'] : []), ...(scale ? ['scale'] : [])],
+    ...(scale ? { scale: scale as ScalePaths } : {}),
     custom: true,
     tracksGeneration: true,
     allowCreateOnUpdate: false,

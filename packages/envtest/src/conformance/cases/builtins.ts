@@ -54,6 +54,49 @@ export function builtinCases(ctx: SuiteContext): void {
     expect((await ctx.client.put(`${path}/web`, relabelled)).body.metadata.generation).toBe(2);
   });
 
+  test('built-ins: a Deployment scales through /scale (autoscaling/v1 Scale): get, update, patch, stale resourceVersion', async () => {
+    const ns = await ctx.namespace();
+    const path = `/apis/apps/v1/namespaces/${ns}/deployments`;
+    const created = await ctx.client.post(path, deployment('web', 1));
+    expect(created.status).toBe(201);
+    const apps = new Map(((await ctx.client.get('/apis/apps/v1')).body.resources as any[]).map((r) => [r.name, r]));
+    expect(apps.get('deployments/scale')).toMatchObject({
+      group: 'autoscaling',
+      version: 'v1',
+      kind: 'Scale',
+      verbs: ['get', 'patch', 'update'],
+    });
+
+    const scale = await ctx.client.get(`${path}/web/scale`);
+    expect(scale.status).toBe(200);
+    expect(scale.body).toMatchObject({
+      kind: 'Scale',
+      apiVersion: 'autoscaling/v1',
+      metadata: { name: 'web', namespace: ns, uid: created.body.metadata.uid, resourceVersion: created.body.metadata.resourceVersion },
+      spec: { replicas: 1 },
+      status: { replicas: 0, selector: 'app=web' },
+    });
+
+    const put = await ctx.client.put(`${path}/web/scale`, { ...scale.body, spec: { replicas: 3 } });
+    expect(put.status).toBe(200);
+    expect(put.body.spec.replicas).toBe(3);
+    const after = (await ctx.client.get(`${path}/web`)).body;
+    expect(after.spec.replicas).toBe(3);
+    expect(after.metadata.generation).toBe(2);
+    expect(after.metadata.resourceVersion).toBe(put.body.metadata.resourceVersion);
+
+    const patched = await ctx.client.patch(`${path}/web/scale`, 'application/merge-patch+json', { spec: { replicas: 2 } });
+    expect(patched.status).toBe(200);
+    expect((await ctx.client.get(`${path}/web`)).body.spec.replicas).toBe(2);
+
+    // The Scale's resourceVersion is a precondition on the Deployment.
+    expect((await ctx.client.put(`${path}/web/scale`, { ...scale.body, spec: { replicas: 5 } })).status).toBe(409);
+    const negative = await ctx.client.put(`${path}/web/scale`, { ...patched.body, spec: { replicas: -1 } });
+    expect(negative.status).toBe(422);
+    expect((await ctx.client.get(`${path}/missing/scale`)).status).toBe(404);
+    expect((await ctx.client.get(`/api/v1/namespaces/${ns}/configmaps/web/scale`)).status).toBe(404);
+  });
+
   test('built-ins: a Service, a Job and a Pod are created, listed and deleted', async () => {
     const ns = await ctx.namespace();
     const objects: [string, Record<string, unknown>][] = [

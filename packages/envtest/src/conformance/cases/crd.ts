@@ -127,6 +127,42 @@ export function crdCases(ctx: SuiteContext): void {
     expect(Number(status.body.metadata.resourceVersion)).toBeGreaterThan(Number(labelOnly.body.metadata.resourceVersion));
   });
 
+  test('cr: subresources.scale serves /scale at the declared paths, with the selector from status', async () => {
+    const group = `${ctx.unique('s')}.example.com`;
+    const crd = widgetCrd(group);
+    const version = (crd['spec'] as any).versions[0];
+    version.subresources = {
+      status: {},
+      scale: { specReplicasPath: '.spec.size', statusReplicasPath: '.status.count', labelSelectorPath: '.status.selector' },
+    };
+    version.schema.openAPIV3Schema.properties.status.properties = { count: { type: 'integer' }, selector: { type: 'string' } };
+    expect((await ctx.client.post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
+    await expect
+      .poll(async () => ((await ctx.client.get(`/apis/${group}/v1`)).body?.resources ?? []).map((r: any) => r.name), {
+        timeout: 15_000,
+        interval: 50,
+      })
+      .toContain('widgets/scale');
+    const ns = await ctx.namespace();
+    const path = `/apis/${group}/v1/namespaces/${ns}/widgets`;
+    const created = await ctx.client.post(path, widget(group, 'w', { size: 2 }));
+    expect(created.status).toBe(201);
+    const withStatus = await ctx.client.put(`${path}/w/status`, { ...created.body, status: { count: 1, selector: 'app=w' } });
+    expect(withStatus.status).toBe(200);
+    const scale = await ctx.client.get(`${path}/w/scale`);
+    expect(scale.body).toMatchObject({
+      kind: 'Scale',
+      apiVersion: 'autoscaling/v1',
+      spec: { replicas: 2 },
+      status: { replicas: 1, selector: 'app=w' },
+    });
+    const put = await ctx.client.put(`${path}/w/scale`, { ...scale.body, spec: { replicas: 5 } });
+    expect(put.status).toBe(200);
+    const after = (await ctx.client.get(`${path}/w`)).body;
+    expect(after.spec).toMatchObject({ size: 5, color: 'blue' });
+    expect(after.status).toEqual({ count: 1, selector: 'app=w' });
+  });
+
   test('cr: a body without kind or apiVersion is 400 (no defaulting from the URL, unlike built-ins)', async () => {
     const group = await installWidgets(ctx);
     const ns = await ctx.namespace();

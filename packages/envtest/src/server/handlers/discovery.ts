@@ -62,7 +62,7 @@ export function writeResourceList(
         name: `${t.resource}/${sub}`,
         singularName: '',
         namespaced: t.namespaced,
-        kind: t.kind,
+        ...(sub === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : { kind: t.kind }),
         verbs: sub === 'finalize' ? ['update'] : ['get', 'patch', 'update'],
       });
     for (const action of registry.actionsOf(t.group, t.resource)) {
