@@ -5,7 +5,6 @@
 import { GENERIC_BUILTIN_RESOURCES } from './builtin-generic.js';
 import { BUILTIN_RESOURCES } from './builtin-resources.js';
 import type { ResourceType } from './resource-type.js';
-import type { ActionSubresource } from '../server/options.js';
 import { storageResource } from './resource-type.js';
 import { sortKubeVersions } from './version-priority.js';
 
@@ -20,22 +19,6 @@ const BUILTINS: readonly ResourceType[] = [...BUILTIN_RESOURCES, ...GENERIC_BUIL
 
 export class ResourceRegistry {
   private readonly custom = new Map<string, Map<string, ResourceType>>();
-  private readonly actions = new Map<string, ActionSubresource>();
-
-  /** Serves a subresource answered by code (see ActionSubresource) on every cluster. */
-  addAction(action: ActionSubresource): void {
-    this.actions.set(`${action.group}/${action.resource}/${action.subresource}`, action);
-  }
-
-  /** The action subresource by that name on a resource, if one is served. */
-  action(group: string, resource: string, subresource: string): ActionSubresource | undefined {
-    return this.actions.get(`${group}/${resource}/${subresource}`);
-  }
-
-  /** The action subresources of a resource. */
-  actionsOf(group: string, resource: string): ActionSubresource[] {
-    return [...this.actions.values()].filter((a) => a.group === group && a.resource === resource);
-  }
 
   /** Serves (or re-serves with new settings) a custom resource in one logical cluster. */
   set(cluster: string, type: ResourceType): void {

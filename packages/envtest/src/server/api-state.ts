@@ -11,10 +11,13 @@ import { Store } from '../storage/store.js';
 import type { ResolvedOptions } from './options.js';
 import type { WatchStream } from './watch-stream.js';
 import { tokenRequestAction } from './token-request.js';
+import { ActionTable } from './action-table.js';
 
 export class ApiState {
   readonly store: Store;
   readonly registry = new ResourceRegistry();
+  /** Subresources answered by code: serviceaccounts/token, and the options' actions. */
+  readonly actions = new ActionTable();
   readonly auth = new Authenticator();
   readonly watches = new Set<WatchStream>();
   readonly faults = { watchFailures: [] as StatusError[], latencyMs: 0 };
@@ -31,8 +34,8 @@ export class ApiState {
     this.store = new Store({ historySize: options.historySize });
     for (const [token, user] of Object.entries(options.tokens)) this.auth.addToken(token, user);
     this.authorizer = options.authorizer;
-    this.registry.addAction(tokenRequestAction(this.auth));
-    for (const action of options.actions) this.registry.addAction(action);
+    this.actions.add(tokenRequestAction(this.auth));
+    for (const action of options.actions) this.actions.add(action);
   }
 
   /** A timer that dispose() cancels, so a closed server leaves nothing scheduled. */

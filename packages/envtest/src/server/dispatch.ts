@@ -100,7 +100,7 @@ async function route(
     case '/openapi/v2':
       return writeOpenApiV2(res);
   }
-  const r = resolveRoute(registry, path, cluster);
+  const r = resolveRoute(registry, path, cluster, state.actions);
   const readOnly = req.method === 'GET' || req.method === 'HEAD';
   switch (r.kind) {
     case 'notFound':
@@ -112,14 +112,14 @@ async function route(
     case 'group':
       return readOnly ? writeGroup(res, registry, cluster, r.group) : writeNotFoundPage(res);
     case 'groupVersion':
-      return readOnly ? writeResourceList(res, registry, cluster, r.group, r.version) : writeNotFoundPage(res);
+      return readOnly ? writeResourceList(res, registry, cluster, r.group, r.version, state.actions) : writeNotFoundPage(res);
     case 'resource': {
       if (view && cluster !== undefined && !mountShowsCluster(view, cluster, r.collection.type)) throw resourceNotFound();
       const { type } = r.collection;
       const action =
         r.subresource === undefined || type.subresources.includes(r.subresource)
           ? undefined
-          : registry.action(type.group, type.resource, r.subresource);
+          : state.actions.get(type.group, type.resource, r.subresource);
       if (action) return handleAction(state, req, res, view ? mountedCollection(view, r.collection) : r.collection, r.name!, action, user);
       if (view && !mountAllowsWrites(view, r.collection.type) && !readOnly) {
         const verb = verbOf(req.method, r.name !== undefined, false) ?? (req.method ?? 'unknown').toLowerCase();

@@ -5,7 +5,7 @@
 import { ResourceRegistry } from '../api/resource-registry.js';
 import type { ResourceType } from '../api/resource-type.js';
 import type { CollectionTarget } from './object-target.js';
-import type { ActionSubresource, MountedPath, PathMount } from './options.js';
+import type { MountedPath, PathMount } from './options.js';
 
 /** The first mount that claims `path`, in registration order. */
 export function resolveMount(mounts: readonly PathMount[], path: string): MountedPath | undefined {
@@ -53,14 +53,6 @@ export class MountedRegistry extends ResourceRegistry {
     private readonly knownClusters: () => Iterable<string>,
   ) {
     super();
-  }
-
-  override action(group: string, resource: string, subresource: string): ActionSubresource | undefined {
-    return this.base.action(group, resource, subresource);
-  }
-
-  override actionsOf(group: string, resource: string): ActionSubresource[] {
-    return this.base.actionsOf(group, resource);
   }
 
   override all(cluster: string | undefined): ResourceType[] {

@@ -6,6 +6,7 @@
 import type { ResourceRegistry } from '../api/resource-registry.js';
 import type { CollectionTarget } from './object-target.js';
 import type { ResourceType } from '../api/resource-type.js';
+import type { ActionTable } from './action-table.js';
 
 export type Route =
   | { kind: 'coreVersions' }
@@ -18,7 +19,7 @@ export type Route =
 const NOT_FOUND: Route = { kind: 'notFound', apiStatus: false };
 const NOT_FOUND_STATUS: Route = { kind: 'notFound', apiStatus: true };
 
-export function resolveRoute(registry: ResourceRegistry, pathname: string, cluster: string | undefined): Route {
+export function resolveRoute(registry: ResourceRegistry, pathname: string, cluster: string | undefined, actions: ActionTable): Route {
   let segments: string[];
   try {
     segments = pathname
@@ -33,20 +34,21 @@ export function resolveRoute(registry: ResourceRegistry, pathname: string, clust
     if (a === undefined) return { kind: 'coreVersions' };
     if (a !== 'v1') return NOT_FOUND_STATUS;
     if (segments.length === 2) return { kind: 'groupVersion', group: '', version: 'v1' };
-    return resourceRoute(registry, cluster, '', 'v1', segments.slice(2)) ?? NOT_FOUND_STATUS;
+    return resourceRoute(registry, actions, cluster, '', 'v1', segments.slice(2)) ?? NOT_FOUND_STATUS;
   }
   if (root === 'apis') {
     if (a === undefined) return { kind: 'groups' };
     if (b === undefined) return registry.groups(cluster).some((g) => g.name === a) ? { kind: 'group', group: a } : NOT_FOUND;
     if (!registry.hasGroupVersion(cluster, a, b)) return registry.groups(cluster).some((g) => g.name === a) ? NOT_FOUND_STATUS : NOT_FOUND;
     if (segments.length === 3) return { kind: 'groupVersion', group: a, version: b };
-    return resourceRoute(registry, cluster, a, b, segments.slice(3)) ?? NOT_FOUND_STATUS;
+    return resourceRoute(registry, actions, cluster, a, b, segments.slice(3)) ?? NOT_FOUND_STATUS;
   }
   return NOT_FOUND;
 }
 
 function resourceRoute(
   registry: ResourceRegistry,
+  actions: ActionTable,
   cluster: string | undefined,
   group: string,
   version: string,
@@ -57,7 +59,7 @@ function resourceRoute(
     if (type?.namespaced) {
       if (rest.length > 5) return undefined;
       const subresource = rest[4];
-      if (subresource !== undefined && !servesSubresource(registry, type, subresource)) return undefined;
+      if (subresource !== undefined && !servesSubresource(actions, type, subresource)) return undefined;
       return { kind: 'resource', collection: { type, version, cluster, namespace: rest[1]! }, name: rest[3], subresource };
     }
   }
@@ -70,10 +72,10 @@ function resourceRoute(
   }
   if (rest.length > 3) return undefined;
   const subresource = rest[2];
-  if (subresource !== undefined && !servesSubresource(registry, type, subresource)) return undefined;
+  if (subresource !== undefined && !servesSubresource(actions, type, subresource)) return undefined;
   return { kind: 'resource', collection: { type, version, cluster, namespace: undefined }, name: rest[1], subresource };
 }
 
-function servesSubresource(registry: ResourceRegistry, type: ResourceType, subresource: string): boolean {
-  return type.subresources.includes(subresource) || registry.action(type.group, type.resource, subresource) !== undefined;
+function servesSubresource(actions: ActionTable, type: ResourceType, subresource: string): boolean {
+  return type.subresources.includes(subresource) || actions.get(type.group, type.resource, subresource) !== undefined;
 }

@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { ResourceRegistry } from '../../api/resource-registry.js';
 import { groupVersion } from '../../api/resource-type.js';
 import { writeJson } from '../respond.js';
+import type { ActionTable } from '../action-table.js';
 
 export const VERSION_INFO = {
   major: '1',
@@ -44,6 +45,7 @@ export function writeResourceList(
   cluster: string | undefined,
   group: string,
   version: string,
+  actions: ActionTable,
 ): void {
   const resources: Record<string, unknown>[] = [];
   for (const t of registry.resourcesIn(cluster, group, version)) {
@@ -65,7 +67,7 @@ export function writeResourceList(
         ...(sub === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : { kind: t.kind }),
         verbs: sub === 'finalize' ? ['update'] : ['get', 'patch', 'update'],
       });
-    for (const action of registry.actionsOf(t.group, t.resource)) {
+    for (const action of actions.of(t.group, t.resource)) {
       if (t.subresources.includes(action.subresource)) continue;
       const name = `${t.resource}/${action.subresource}`;
       resources.push({ name, singularName: '', namespaced: t.namespaced, kind: action.kind, verbs: ['create'] });
