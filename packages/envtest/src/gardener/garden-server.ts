@@ -4,14 +4,12 @@
  * put behind the shoots, and (for the seed topology) extensions Clusters with their `gardener` Secrets. Faults: the
  * kubeconfig subresources can fail or hand out tampered kubeconfigs, and the whole garden can stop and restart.
  */
-import type { ApiServer, ApiServerFaults, ApiServerStats } from '../api-server.js';
+import type { ApiServer } from '../api-server.js';
 import { startApiServer } from '../api-server.js';
-import type { ApiServerOptions, PathMount } from '../server/options.js';
-import type { Authorizer } from '../auth/authorizer.js';
-import type { TokenOptions, TokenUser } from '../auth/token-user.js';
-import type { KubeconfigOptions } from '../kubeconfig.js';
+import type { ApiServerOptions } from '../server/options.js';
 import { InvalidOptionsError } from '../errors.js';
 import { GardenFixtures } from './garden-fixtures.js';
+import { WrappedApiServer } from '../wrapped-api-server.js';
 import { kubeconfigActions, type KubeconfigIssuer, type ShootApiServer } from './kubeconfig-request.js';
 
 /** Options of {@link startGardenServer}: the in-memory server's, and the shortest kubeconfig lifetime granted. */
@@ -67,27 +65,13 @@ export async function startGardenServer(opts: GardenServerOptions = {}): Promise
   return garden;
 }
 
-class InMemoryGardenServer implements GardenServer {
+class InMemoryGardenServer extends WrappedApiServer implements GardenServer {
   constructor(
-    private readonly server: ApiServer,
+    server: ApiServer,
     private readonly issuer: KubeconfigIssuer,
     readonly fixtures: GardenFixtures,
-  ) {}
-
-  get url(): string {
-    return this.server.url;
-  }
-  get port(): number {
-    return this.server.port;
-  }
-  get name(): string {
-    return this.server.name;
-  }
-  get caPem(): string {
-    return this.server.caPem;
-  }
-  get faults(): ApiServerFaults {
-    return this.server.faults;
+  ) {
+    super(server);
   }
 
   kubeconfigsIssued(): number {
@@ -103,38 +87,7 @@ class InMemoryGardenServer implements GardenServer {
     this.issuer.failure = failure;
   }
 
-  /** Kubeconfig YAML that reaches the garden. */
-  kubeconfig(opts?: KubeconfigOptions): string {
-    return this.server.kubeconfig(opts);
-  }
-  /** Writes kubeconfig(opts) to `path`, readable by the owner only. */
-  writeKubeconfig(path: string, opts?: KubeconfigOptions): Promise<void> {
-    return this.server.writeKubeconfig(path, opts);
-  }
-  addToken(token: string, user: string | TokenUser, options?: TokenOptions): void {
-    this.server.addToken(token, user, options);
-  }
-  setAuthorizer(authorizer: Authorizer | undefined): void {
-    this.server.setAuthorizer(authorizer);
-  }
-  addMount(mount: PathMount): () => void {
-    return this.server.addMount(mount);
-  }
-  /** Counters of the garden's API server since start. */
-  stats(): ApiServerStats {
-    return this.server.stats();
-  }
-  compact(): void {
-    this.server.compact();
-  }
-  stop(): Promise<void> {
-    return this.server.stop();
-  }
-  restart(): Promise<void> {
-    return this.server.restart();
-  }
-
-  async close(): Promise<void> {
+  override async close(): Promise<void> {
     this.fixtures.close();
     await this.server.close();
   }

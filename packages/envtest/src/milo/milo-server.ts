@@ -5,14 +5,13 @@
  * For ProjectControlPlane mode, `internalAddress` is a URL template (`{name}`) that resolves to the same control planes.
  */
 import { parse, stringify } from 'yaml';
-import type { ApiServer, ApiServerFaults, ApiServerStats } from '../api-server.js';
+import type { ApiServer } from '../api-server.js';
 import { startApiServer } from '../api-server.js';
-import type { ApiServerOptions, PathMount } from '../server/options.js';
-import type { Authorizer } from '../auth/authorizer.js';
-import type { TokenOptions, TokenUser } from '../auth/token-user.js';
+import type { ApiServerOptions } from '../server/options.js';
 import type { KubeconfigOptions } from '../kubeconfig.js';
 import { PROJECTS_PATH, projectControlPlaneMount } from './control-plane-mount.js';
 import { MiloFixtures } from './milo-fixtures.js';
+import { WrappedApiServer } from '../wrapped-api-server.js';
 
 export type MiloServerOptions = Omit<ApiServerOptions, 'logicalClusters' | 'mounts'>;
 
@@ -43,30 +42,15 @@ export async function startMiloServer(opts: MiloServerOptions = {}): Promise<Mil
   return milo;
 }
 
-class InMemoryMiloServer implements MiloServer {
+class InMemoryMiloServer extends WrappedApiServer implements MiloServer {
   readonly fixtures: MiloFixtures;
 
   constructor(
-    private readonly server: ApiServer,
+    server: ApiServer,
     private readonly down: Set<string>,
   ) {
+    super(server);
     this.fixtures = new MiloFixtures(server);
-  }
-
-  get url(): string {
-    return this.server.url;
-  }
-  get port(): number {
-    return this.server.port;
-  }
-  get name(): string {
-    return this.server.name;
-  }
-  get caPem(): string {
-    return this.server.caPem;
-  }
-  get faults(): ApiServerFaults {
-    return this.server.faults;
   }
 
   get internalAddress(): string {
@@ -88,38 +72,7 @@ class InMemoryMiloServer implements MiloServer {
     else this.down.add(project);
   }
 
-  /** Kubeconfig YAML that reaches Milo's API (the project control planes are paths under it). */
-  kubeconfig(opts?: KubeconfigOptions): string {
-    return this.server.kubeconfig(opts);
-  }
-  /** Writes kubeconfig(opts) to `path`, readable by the owner only. */
-  writeKubeconfig(path: string, opts?: KubeconfigOptions): Promise<void> {
-    return this.server.writeKubeconfig(path, opts);
-  }
-  addToken(token: string, user: string | TokenUser, options?: TokenOptions): void {
-    this.server.addToken(token, user, options);
-  }
-  setAuthorizer(authorizer: Authorizer | undefined): void {
-    this.server.setAuthorizer(authorizer);
-  }
-  addMount(mount: PathMount): () => void {
-    return this.server.addMount(mount);
-  }
-  /** Counters of Milo's API server since start. */
-  stats(): ApiServerStats {
-    return this.server.stats();
-  }
-  compact(): void {
-    this.server.compact();
-  }
-  stop(): Promise<void> {
-    return this.server.stop();
-  }
-  restart(): Promise<void> {
-    return this.server.restart();
-  }
-
-  async close(): Promise<void> {
+  override async close(): Promise<void> {
     this.fixtures.close();
     await this.server.close();
   }
