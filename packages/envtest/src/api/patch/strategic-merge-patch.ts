@@ -27,12 +27,20 @@ export class StrategicMergePatchError extends Error {
   override name = 'StrategicMergePatchError';
 }
 
-export function applyStrategicMergePatch(original: unknown, patch: unknown): unknown {
+/** Which lists merge, by path; the kind's own table (builtin-list-strategies.ts) or the shared default. */
+type Strategies = Readonly<Record<string, ListStrategy>>;
+
+export function applyStrategicMergePatch(original: unknown, patch: unknown, strategies: Strategies = LIST_STRATEGIES): unknown {
   if (!isPlainObject(patch)) throw new StrategicMergePatchError('strategic merge patch must be a JSON object');
-  return mergeMap(isPlainObject(original) ? original : {}, patch, '') ?? {};
+  return mergeMap(isPlainObject(original) ? original : {}, patch, '', strategies) ?? {};
 }
 
-function mergeMap(original: Record<string, unknown>, patch: Record<string, unknown>, path: string): Record<string, unknown> | undefined {
+function mergeMap(
+  original: Record<string, unknown>,
+  patch: Record<string, unknown>,
+  path: string,
+  strategies: Strategies,
+): Record<string, unknown> | undefined {
   const directive = patch['$patch'];
   if (directive === 'delete') return undefined;
   if (directive === 'replace') return stripDirectives(patch);
@@ -50,9 +58,9 @@ function mergeMap(original: Record<string, unknown>, patch: Record<string, unkno
     if (value === null) delete out[key];
     else if (Array.isArray(value)) {
       const order = patch[`$setElementOrder/${key}`];
-      out[key] = mergeList(out[key], value, childPath, Array.isArray(order) ? order : undefined);
+      out[key] = mergeList(out[key], value, childPath, Array.isArray(order) ? order : undefined, strategies);
     } else if (isPlainObject(value)) {
-      const merged = mergeMap(isPlainObject(out[key]) ? out[key] : {}, value, childPath);
+      const merged = mergeMap(isPlainObject(out[key]) ? out[key] : {}, value, childPath, strategies);
       if (merged === undefined) delete out[key];
       else out[key] = merged;
     } else out[key] = value;
@@ -62,8 +70,14 @@ function mergeMap(original: Record<string, unknown>, patch: Record<string, unkno
   return out;
 }
 
-function mergeList(original: unknown, patch: unknown[], path: string, setElementOrder: unknown[] | undefined): unknown[] {
-  const strategy = LIST_STRATEGIES[path];
+function mergeList(
+  original: unknown,
+  patch: unknown[],
+  path: string,
+  setElementOrder: unknown[] | undefined,
+  strategies: Strategies,
+): unknown[] {
+  const strategy = strategies[path];
   const replaceDirective = patch.some((x) => isPlainObject(x) && x['$patch'] === 'replace');
   if (!strategy || replaceDirective) return patch.filter((x) => !(isPlainObject(x) && x['$patch'] === 'replace')).map(stripDeep);
   const server: unknown[] = Array.isArray(original) ? original : [];
@@ -80,7 +94,7 @@ function mergeList(original: unknown, patch: unknown[], path: string, setElement
         if (index >= 0) current.splice(index, 1);
         continue;
       }
-      if (index >= 0) current[index] = mergeMap(current[index] as Record<string, unknown>, item, `${path}[]`);
+      if (index >= 0) current[index] = mergeMap(current[index] as Record<string, unknown>, item, `${path}[]`, strategies);
       else current.push(stripDirectives(item));
     }
   }

@@ -97,6 +97,38 @@ export function builtinCases(ctx: SuiteContext): void {
     expect((await ctx.client.get(`/api/v1/namespaces/${ns}/configmaps/web/scale`)).status).toBe(404);
   });
 
+  test("built-ins: a strategic merge patch merges a Deployment's containers by name and their env by name", async () => {
+    const ns = await ctx.namespace();
+    const path = `/apis/apps/v1/namespaces/${ns}/deployments`;
+    const two = {
+      ...deployment('pair'),
+      spec: {
+        ...deployment('pair').spec,
+        template: {
+          metadata: { labels },
+          spec: {
+            containers: [
+              { name: 'web', image: 'nginx:1.27', env: [{ name: 'A', value: '1' }] },
+              { name: 'sidecar', image: 'busybox:1.36' },
+            ],
+          },
+        },
+      },
+    };
+    expect((await ctx.client.post(path, two)).status).toBe(201);
+    const patch = {
+      spec: { template: { spec: { containers: [{ name: 'web', image: 'nginx:1.28', env: [{ name: 'B', value: '2' }] }] } } },
+    };
+    const res = await ctx.client.patch(`${path}/pair`, 'application/strategic-merge-patch+json', patch);
+    expect(res.status, res.text).toBe(200);
+    const containers = res.body.spec.template.spec.containers as { name: string; image: string; env?: { name: string }[] }[];
+    expect(containers.map((c) => [c.name, c.image])).toEqual([
+      ['web', 'nginx:1.28'],
+      ['sidecar', 'busybox:1.36'],
+    ]);
+    expect(containers[0]!.env?.map((e) => e.name)).toEqual(['B', 'A']);
+  });
+
   test('built-ins: a Service, a Job and a Pod are created, listed and deleted', async () => {
     const ns = await ctx.namespace();
     const objects: [string, Record<string, unknown>][] = [

@@ -6,6 +6,7 @@ import { required, forbiddenField } from '../../api/field-error.js';
 import { JsonPatchError, applyJsonPatch } from '../../api/patch/json-patch.js';
 import { applyMergePatch, isPlainObject } from '../../api/patch/merge-patch.js';
 import { StrategicMergePatchError, applyStrategicMergePatch } from '../../api/patch/strategic-merge-patch.js';
+import { listStrategiesFor } from '../../api/builtin-list-strategies.js';
 import {
   OPTIMISTIC_LOCK_MESSAGE,
   StatusError,
@@ -67,11 +68,14 @@ export function patchObject(state: ApiState, target: ObjectTarget, mediaType: st
   try {
     if (mediaType === JSON_PATCH) patched = applyJsonPatch(current, patch);
     else if (mediaType === MERGE_PATCH) patched = applyMergePatch(current, requireObject(patch));
-    else if (mediaType === STRATEGIC_MERGE_PATCH) patched = applyStrategicMergePatch(current, patch);
+    else if (mediaType === STRATEGIC_MERGE_PATCH)
+      patched = applyStrategicMergePatch(current, patch, listStrategiesFor(type, target.version));
     else {
       const applied = objectFromBody(target, requireObject(patch));
       checkName(applied, target.name);
-      patched = type.custom ? applyMergePatch(current, applied) : applyStrategicMergePatch(current, applied);
+      patched = type.custom
+        ? applyMergePatch(current, applied)
+        : applyStrategicMergePatch(current, applied, listStrategiesFor(type, target.version));
       recordApply(patched as StoredObject, old, applied, opts.fieldManager!, target, opts.force === true);
     }
   } catch (err) {
