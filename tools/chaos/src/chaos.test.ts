@@ -31,8 +31,9 @@ test('two sharded replicas under faults, the host included, lose nothing and nev
   expect(code).toBe(0);
   expect(stdout).toMatch(/4 members, 2 sharded replicas/);
   expect(stdout).toMatch(/^host-down-3s +\d+$/m);
-  // Both replicas did work, and nothing started for a member already disengaged.
-  expect(stdout).toMatch(/^by replica: 0: [1-9]\d*, 1: [1-9]\d*$/m);
+  // Who reconciled what: how the members split between the replicas depends on their names (rendezvous hashing of
+  // temporary paths), so one replica may own all four; nothing started for a member already disengaged.
+  expect(stdout).toMatch(/^by replica: \d: [1-9]\d*(, \d: \d+)?$/m);
   expect(stdout).toMatch(/0 started for a disengaged member/);
 }, 150_000);
 
