@@ -38,7 +38,8 @@ function listStrategies(root: Schema, schemas: Record<string, Schema>): Record<s
       const ref = prop.$ref ?? prop.allOf?.[0]?.$ref ?? prop.items?.$ref ?? prop.items?.allOf?.[0]?.$ref ?? '';
       if (ref && seen.includes(ref)) continue;
       if (resolved?.type === 'array' || resolved?.items) {
-        const strategy = String(prop['x-kubernetes-patch-strategy'] ?? resolved?.['x-kubernetes-patch-strategy'] ?? '');
+        const declared = prop['x-kubernetes-patch-strategy'] ?? resolved?.['x-kubernetes-patch-strategy'];
+        const strategy = typeof declared === 'string' ? declared : '';
         const key = prop['x-kubernetes-patch-merge-key'] ?? resolved?.['x-kubernetes-patch-merge-key'];
         const item = resolve(resolved.items);
         if (strategy.split(',').includes('merge')) {
