@@ -100,6 +100,39 @@ describe('GardenerProvider (garden topology)', () => {
     expect(provider.status('garden-dev/alpha')).toBeUndefined();
   });
 
+  test("with a namespace, a project member's RBAC is enough: shoots are listed and watched in that namespace only", async () => {
+    const g = await garden();
+    const a = await server('shoot-a');
+    await g.fixtures.createShoot('dev', 'alpha', { server: a });
+    await g.fixtures.createShoot('ops', 'beta', { server: a });
+    // Like a Role in garden-dev: read shoots and ask for their admin kubeconfigs there, nothing else anywhere.
+    g.addToken('dev-robot', { username: 'system:serviceaccount:garden-dev:robot' });
+    const refused: string[] = [];
+    g.setAuthorizer((attrs) => {
+      if (attrs.user.name !== 'system:serviceaccount:garden-dev:robot') return true;
+      const allowed =
+        attrs.namespace === 'garden-dev' &&
+        attrs.group === 'core.gardener.cloud' &&
+        attrs.resource === 'shoots' &&
+        (attrs.subresource === undefined
+          ? ['get', 'list', 'watch'].includes(attrs.verb)
+          : attrs.subresource === 'adminkubeconfig' && attrs.verb === 'create');
+      if (!allowed && attrs.group === 'core.gardener.cloud')
+        refused.push(`${attrs.verb} ${attrs.resource} in ${attrs.namespace ?? '(all)'}`);
+      return allowed || (attrs.group !== 'core.gardener.cloud' && attrs.verb === 'get'); // discovery-ish reads
+    });
+    const provider = new GardenerProvider({ namespace: 'garden-dev', expirationSeconds: 600, retry: { initialMs: 50, maxMs: 400 } });
+    const mgr = newManager(kubeconfigOf(g.kubeconfig({ user: { token: 'dev-robot' } })), provider, { logger: silentLogger });
+    const stop = new AbortController();
+    const running = mgr.start(stop.signal);
+    cleanups.push(async () => {
+      stop.abort();
+      await running;
+    });
+    await expect.poll(() => provider.names()).toEqual(['garden-dev/alpha']);
+    expect(refused).toEqual([]);
+  });
+
   test('a kubeconfig is renewed in place before it expires: same cluster, no re-list, no reconcile lost', async () => {
     const g = await garden();
     const a = await server('shoot-a');

@@ -14,7 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import { ClusterEngager, EngagerProvider } from '@multicluster-runtime/core';
-import { SharedInformer, resourceListWatcher } from '@multicluster-runtime/core/cache';
+import { SharedInformer, resourceListWatcher, type Informer, type ResourceListWatchOptions } from '@multicluster-runtime/core/cache';
 import { Transport, isNotFound } from '@multicluster-runtime/core/client';
 import {
   ProviderConfigError,
@@ -63,6 +63,12 @@ const renewAtShare = 0.8;
 /** `<namespace>/<shoot>`: the fleet name of a shoot in the garden topology. */
 export function shootClusterName(namespace: string, name: string): ClusterName {
   return `${namespace}/${name}`;
+}
+
+/** An informer the provider follows, and how to let go of it. */
+interface FollowedInformer<T extends KubeObject> {
+  readonly informer: Informer<T>;
+  close(): Promise<void>;
 }
 
 interface SecretObject extends KubeObject {
@@ -132,7 +138,10 @@ export class GardenerProvider extends EngagerProvider {
   }
 
   private async followShoots(garden: Cluster, signal: AbortSignal): Promise<void> {
-    const shoots = await garden.cache.acquireInformer<ShootObject>(shootKind, { signal });
+    // One project: watch its namespace only, which is all a project member's RBAC allows; else the shared cache.
+    const shoots = this.options.namespace
+      ? await this.ownInformer<ShootObject>(garden, shootKind, { namespace: this.options.namespace }, signal)
+      : await this.sharedInformer<ShootObject>(garden, shootKind, signal);
     const changed = (shoot: ShootObject): void => {
       const { namespace, name } = shoot.metadata;
       if (!namespace || !name || (this.options.namespace && namespace !== this.options.namespace)) return;
@@ -144,7 +153,7 @@ export class GardenerProvider extends EngagerProvider {
       await whenAborted(signal);
     } finally {
       registration.remove();
-      shoots.release();
+      await shoots.close();
     }
   }
 
@@ -210,10 +219,9 @@ export class GardenerProvider extends EngagerProvider {
   }
 
   private async followSeed(seed: Cluster, signal: AbortSignal): Promise<void> {
-    const clusters = await seed.cache.acquireInformer(seedClusterKind, { signal });
-    const secrets = await this.seedSecrets(seed, signal);
-    // Both views complete before the first decision, so no member is reported without its Secret for a moment.
-    await secrets.informer.waitForSync(signal);
+    const clusters = await this.sharedInformer(seed, seedClusterKind, signal);
+    // Only the Secrets named gardener: a seed holds thousands of others, which neither the wire nor the cache should carry.
+    const secrets = await this.ownInformer<SecretObject>(seed, secretKind, { fieldSelector: `metadata.name=${seedSecretName}` }, signal);
     const recompute = (id: string | undefined): void => {
       if (!id) return;
       const cluster = clusters.informer.get('', id);
@@ -242,36 +250,46 @@ export class GardenerProvider extends EngagerProvider {
       await whenAborted(signal);
     } finally {
       for (const r of registrations) r.remove();
-      clusters.release();
+      await clusters.close();
       await secrets.close();
     }
   }
 
-  /**
-   * The seed's Secrets named `gardener` (one per shoot control plane), watched with a field selector on their own
-   * connection: a seed holds thousands of other Secrets, which neither the wire nor the cache should carry.
-   */
-  private async seedSecrets(
-    seed: Cluster,
-    signal: AbortSignal,
-  ): Promise<{ informer: SharedInformer<SecretObject>; close(): Promise<void> }> {
-    const mapping = await seed.restMapper.mapping(secretKind, { signal });
-    const transport = Transport.forConfig(seed.config);
-    const informer = new SharedInformer<SecretObject>({
-      kind: secretKind,
-      source: resourceListWatcher(transport, mapping, { fieldSelector: `metadata.name=${seedSecretName}` }),
-      logger: this.log,
-    });
-    const stop = new AbortController();
-    const running = informer.run(stop.signal).catch((err: unknown) => this.log.error('seed Secret informer failed', err));
+  /** The host cache's informer for `kind`, shared with the manager's controllers. */
+  private async sharedInformer<T extends KubeObject>(host: Cluster, kind: ObjectKind, signal: AbortSignal): Promise<FollowedInformer<T>> {
+    const lease = await host.cache.acquireInformer<T>(kind, { signal });
     return {
-      informer,
-      close: async () => {
-        stop.abort();
-        await running;
-        await transport.close();
+      informer: lease.informer,
+      close: () => {
+        lease.release();
+        return Promise.resolve();
       },
     };
+  }
+
+  /**
+   * An informer of the provider's own over `kind` on the host, limited server-side (one namespace, a field selector),
+   * on a connection of its own; listed before it is returned.
+   */
+  private async ownInformer<T extends KubeObject>(
+    host: Cluster,
+    kind: ObjectKind,
+    limits: ResourceListWatchOptions,
+    signal: AbortSignal,
+  ): Promise<FollowedInformer<T>> {
+    const mapping = await host.restMapper.mapping(kind, { signal });
+    const transport = Transport.forConfig(host.config);
+    const informer = new SharedInformer<T>({ kind, source: resourceListWatcher(transport, mapping, limits), logger: this.log });
+    const stop = new AbortController();
+    const running = informer.run(stop.signal).catch((err: unknown) => this.log.error(`${kind.kind} informer failed`, err));
+    const close = async () => {
+      stop.abort();
+      await running;
+      await transport.close();
+    };
+    // Listed first, so no member is decided on half a view (a seed cluster without its Secret, say).
+    if (!(await informer.waitForSync(signal))) await close();
+    return { informer, close };
   }
 
   /**
