@@ -133,6 +133,24 @@ describe('GardenerProvider (garden topology)', () => {
     expect(refused).toEqual([]);
   });
 
+  test("a garden given as a kubeconfig (config) is connected by the provider; the manager's own cluster is another", async () => {
+    const g = await garden();
+    const [a, runtime] = await Promise.all([server('shoot-a'), server('runtime')]);
+    await g.fixtures.createShoot('dev', 'alpha', { server: a });
+    await g.fixtures.createShoot('ops', 'beta', { server: a });
+    const provider = new GardenerProvider({ config: kubeconfigOf(g), expirationSeconds: 600, retry: { initialMs: 50, maxMs: 400 } });
+    const mgr = newManager(kubeconfigOf(runtime), provider, { logger: silentLogger });
+    const stop = new AbortController();
+    const running = mgr.start(stop.signal);
+    try {
+      await expect.poll(() => provider.names()).toEqual(['garden-dev/alpha', 'garden-ops/beta']);
+    } finally {
+      stop.abort();
+      await running;
+    }
+    expect(() => new GardenerProvider({ config: kubeconfigOf(g), hostCluster: {} as never })).toThrow(/give one/);
+  });
+
   test('a kubeconfig is renewed in place before it expires: same cluster, no re-list, no reconcile lost', async () => {
     const g = await garden();
     const a = await server('shoot-a');

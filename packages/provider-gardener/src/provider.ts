@@ -13,7 +13,8 @@
  * from the garden are untrusted input (core's policy rules). Hibernated, deleted or unready shoots are disengaged.
  */
 import { createHash } from 'node:crypto';
-import { ClusterEngager, EngagerProvider } from '@multicluster-runtime/core';
+import { ClusterEngager, EngagerProvider, newCluster } from '@multicluster-runtime/core';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { SharedInformer, resourceListWatcher, type Informer, type ResourceListWatchOptions } from '@multicluster-runtime/core/cache';
 import { Transport, isNotFound } from '@multicluster-runtime/core/client';
 import {
@@ -26,7 +27,7 @@ import {
   notReadyCluster,
   refusedCluster,
 } from '@multicluster-runtime/core/providers';
-import { anyString, func, oneOf, positiveInteger } from '@multicluster-runtime/core/options';
+import { anyString, func, oneOf, positiveInteger, withMethods } from '@multicluster-runtime/core/options';
 import { whenAborted } from '@multicluster-runtime/core/signal';
 import type { Cluster, ClusterName, KubeObject, KubeconfigPolicy, ObjectKind, ProviderContext } from '@multicluster-runtime/core';
 import type { ClusterConnectionOptions, DesiredCluster } from '@multicluster-runtime/core/providers';
@@ -49,6 +50,11 @@ export interface GardenerProviderOptions extends ClusterConnectionOptions {
   policy?: KubeconfigPolicy;
   /** The garden (or seed) cluster. Default: the manager's local cluster. */
   hostCluster?: Cluster;
+  /**
+   * The garden (or seed) as a kubeconfig, when it is not the manager's own cluster (a controller running elsewhere
+   * with a garden kubeconfig): the provider connects to it and closes the connection when it stops.
+   */
+  config?: KubeConfig;
 }
 
 /** Gardener's Shoot kind. */
@@ -111,7 +117,11 @@ export class GardenerProvider extends EngagerProvider {
       expirationSeconds: positiveInteger,
       isReady: func,
       hostCluster: hostClusterRule,
+      config: withMethods('a KubeConfig', ['getCurrentCluster']),
     });
+    if (options.config && options.hostCluster) {
+      throw new ProviderConfigError(this.providerName, 'options.config and options.hostCluster both name the garden; give one');
+    }
     this.topology = options.topology ?? 'garden';
     if (this.topology === 'seed') {
       for (const key of ['namespace', 'access', 'expirationSeconds', 'isReady'] as const) {
@@ -122,11 +132,16 @@ export class GardenerProvider extends EngagerProvider {
   }
 
   protected async discover(signal: AbortSignal, context: ProviderContext): Promise<void> {
-    const host = this.options.hostCluster ?? context.localCluster;
+    const own = this.options.config ? newCluster(this.options.config, { name: this.topology, logger: this.log }) : undefined;
+    const host = own ?? this.options.hostCluster ?? context.localCluster;
     if (!host) {
-      throw new ProviderConfigError(this.providerName, `no ${this.topology} cluster: start it from a manager or pass options.hostCluster`);
+      throw new ProviderConfigError(
+        this.providerName,
+        `no ${this.topology} cluster: start it from a manager, or pass options.config or options.hostCluster`,
+      );
     }
     if (signal.aborted) return;
+    const running = own?.start(signal).catch((err: unknown) => this.log.error(`the ${this.topology} connection failed`, err));
     this.engager.begin(context.aware, signal);
     try {
       if (this.topology === 'garden') await this.followShoots(host, signal);
@@ -134,6 +149,7 @@ export class GardenerProvider extends EngagerProvider {
     } finally {
       this.stopping = true;
       for (const member of this.members.values()) this.quiet(member);
+      await running;
     }
   }
 
