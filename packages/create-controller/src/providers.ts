@@ -215,23 +215,27 @@ const provider = new MiloProvider();`,
         summary: 'Gardener shoots of one project in a garden (provider-gardener)',
         package: '@multicluster-runtime/provider-gardener',
         imports: `import { GardenerProvider } from '@multicluster-runtime/provider-gardener';`,
-        setup: `// The host: the garden, where the project's Shoots live ($KUBECONFIG, e.g. a project ServiceAccount's kubeconfig).
-const host = new KubeConfig();
-host.loadFromDefault();
-// Every reconciled, awake Shoot in the project namespace is a member named "<namespace>/<shoot>", reached through
-// admin kubeconfigs that live an hour and are renewed in place before they expire.
-const provider = new GardenerProvider({ namespace: env('FLEET_NAMESPACE', namespace), expirationSeconds: 3600 });`,
-        namespacedRules: [
-          { apiGroups: ['core.gardener.cloud'], resources: ['shoots'], verbs: read },
-          { apiGroups: ['core.gardener.cloud'], resources: ['shoots/adminkubeconfig'], verbs: ['create'] },
-        ],
+        setup: `${hostFromDefault}
+// The garden, where the project's Shoots live: a kubeconfig for a garden identity (e.g. a project ServiceAccount).
+const garden = new KubeConfig();
+garden.loadFromFile(env('GARDEN_KUBECONFIG', './garden.kubeconfig'));
+// Every reconciled, awake Shoot of the project is a member named "<namespace>/<shoot>", reached through admin
+// kubeconfigs that live an hour and are renewed in place before they expire.
+const provider = new GardenerProvider({
+  config: garden,
+  namespace: env('GARDEN_NAMESPACE', 'garden-dev'),
+  expirationSeconds: 3600,
+});`,
+        namespacedRules: [],
         clusterRules: [],
-        env: {},
-        mounts: [],
-        readme: `Members are the reconciled, awake \`Shoot\`s of one Gardener project: set \`FLEET_NAMESPACE\` to the project's namespace
-(\`garden-<project>\`) and move the Role in \`deploy/10-rbac.yaml\` there. The controller asks each shoot's
-\`adminkubeconfig\` subresource for a kubeconfig valid for an hour and renews it before it expires; the garden is the
-host (leader election Lease included), so run the controller with a kubeconfig for the garden.`,
+        env: { GARDEN_KUBECONFIG: '/etc/garden/kubeconfig' },
+        mounts: [{ volume: 'garden', path: '/etc/garden', from: { secret: `${name}-garden-kubeconfig` } }],
+        readme: `Members are the reconciled, awake \`Shoot\`s of one Gardener project (\`GARDEN_NAMESPACE\`, default \`garden-dev\`),
+in the garden that \`GARDEN_KUBECONFIG\` (default \`./garden.kubeconfig\`) reaches; in the cluster the kubeconfig comes from
+the Secret \`${name}-garden-kubeconfig\` (key \`kubeconfig\`). The controller asks each shoot's \`adminkubeconfig\` subresource
+for a kubeconfig valid for an hour and renews it before it expires. \`deploy/garden/rbac.yaml\` is what the garden
+identity needs; bind it in the project namespace:
+\`kubectl -n garden-dev create rolebinding ${name} --clusterrole=${name}-garden --serviceaccount=garden-dev:<account>\`.`,
       };
     case 'namespaces':
       return {

@@ -94,11 +94,12 @@ describe('scaffold', () => {
     expect(JSON.parse(files['package.json']!).overrides).toEqual({ undici: '^7' });
   });
 
-  test('provider-specific files: the access file for ClusterProfiles, the kcp-side RBAC for kcp', () => {
+  test('provider-specific files: the access file for ClusterProfiles, the kcp-side RBAC for kcp, the garden-side RBAC for Gardener', () => {
     const render = (id: (typeof providerIds)[number]) =>
       Object.keys(renderProject({ name: 'a', provider: providerChoice(id, 'a'), versions: pinnedVersions(), undiciOverride: false }));
     expect(render('cluster-profiles')).toContain('deploy/10-access-config.yaml');
     expect(render('kcp')).toContain('deploy/kcp/rbac.yaml');
+    expect(render('gardener')).toContain('deploy/garden/rbac.yaml');
     expect(render('kind').filter((f) => f.startsWith('deploy/'))).toHaveLength(4);
   });
 

@@ -62,6 +62,15 @@ export function deployManifests(name: string, provider: ProviderChoice): Manifes
       data: { 'access-config.json': JSON.stringify({ providers: [] }) },
     });
   }
+  if (provider.id === 'gardener') {
+    // Applied in the garden, bound in the project namespace (see the README): read Shoots, ask for admin kubeconfigs.
+    manifests['garden/rbac.yaml'] = toYaml(
+      ...role('ClusterRole', `${name}-garden`, undefined, [
+        { apiGroups: ['core.gardener.cloud'], resources: ['shoots'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: ['core.gardener.cloud'], resources: ['shoots/adminkubeconfig'], verbs: ['create'] },
+      ]),
+    );
+  }
   if (provider.id === 'kcp') {
     manifests['kcp/rbac.yaml'] = toYaml(
       ...role('ClusterRole', `${name}-apiexport`, undefined, [
