@@ -88,6 +88,18 @@ describe('GardenerProvider (garden topology)', () => {
     await expect.poll(() => provider.names()).toContain('garden-dev/fresh');
   });
 
+  test('many shoots asking for kubeconfigs at once, then stopping, print no warning (fail-on-warning setup)', async () => {
+    const g = await garden();
+    const a = await server('shoot-a');
+    const names = Array.from({ length: 15 }, (_, i) => `s${i}`);
+    for (const name of names) await g.fixtures.createShoot('dev', name, { server: a });
+    g.faults.setLatency(300); // requests overlap, and some are still in flight at the stop
+    const { provider } = start(g, { expirationSeconds: 600 });
+    await expect.poll(() => g.kubeconfigsIssued(), { timeout: 15_000 }).toBeGreaterThan(0);
+    g.faults.setLatency(0);
+    await expect.poll(() => provider.names().length, { timeout: 15_000 }).toBe(names.length);
+  });
+
   test('only the configured project namespace is watched; the viewer subresource is asked when configured', async () => {
     const g = await garden();
     const a = await server('shoot-a');

@@ -161,7 +161,7 @@ export class GardenerProvider extends EngagerProvider {
     const changed = (shoot: ShootObject): void => {
       const { namespace, name } = shoot.metadata;
       if (!namespace || !name || (this.options.namespace && namespace !== this.options.namespace)) return;
-      this.shootChanged(garden, namespace, name, shoots.informer.get(namespace, name), signal);
+      this.shootChanged(garden, namespace, name, shoots.informer.get(namespace, name));
     };
     const registration = shoots.informer.addEventHandler({ onAdd: changed, onUpdate: (_o, s) => changed(s), onDelete: changed });
     this.log.info('watching Gardener shoots', { namespace: this.options.namespace ?? '(all)', access: this.options.access ?? 'admin' });
@@ -173,7 +173,7 @@ export class GardenerProvider extends EngagerProvider {
     }
   }
 
-  private shootChanged(garden: Cluster, namespace: string, name: string, shoot: ShootObject | undefined, signal: AbortSignal): void {
+  private shootChanged(garden: Cluster, namespace: string, name: string, shoot: ShootObject | undefined): void {
     const clusterName = shootClusterName(namespace, name);
     if (!shoot || shoot.metadata.deletionTimestamp) return this.forget(clusterName, absentCluster);
     const readiness = this.readiness(shoot);
@@ -184,16 +184,17 @@ export class GardenerProvider extends EngagerProvider {
       member.addressKey === addressKey && (member.endpoint !== undefined || member.request !== undefined || member.timer !== undefined);
     if (current) return;
     member.addressKey = addressKey;
-    void this.requestKubeconfig(garden, member, namespace, name, signal);
+    void this.requestKubeconfig(garden, member, namespace, name);
   }
 
   /** Asks the garden for a kubeconfig, uses it, and schedules the next request (renewal, or a retry after failure). */
-  private async requestKubeconfig(garden: Cluster, member: Member, namespace: string, name: string, signal: AbortSignal): Promise<void> {
+  private async requestKubeconfig(garden: Cluster, member: Member, namespace: string, name: string): Promise<void> {
+    if (this.stopping) return;
     this.quiet(member);
+    // Aborted by quiet(): a newer request, the member forgotten, or the provider stopping (discover quiets every
+    // member), so no listener per request piles up on the provider's signal.
     const request = new AbortController();
     member.request = request;
-    const cancel = () => request.abort();
-    signal.addEventListener('abort', cancel, { once: true });
     const access = this.options.access ?? 'admin';
     const seconds = this.options.expirationSeconds ?? 3600;
     const asked = Date.now();
@@ -215,7 +216,7 @@ export class GardenerProvider extends EngagerProvider {
       this.use(member, text === '' ? refusedCluster('invalid', 'the garden answered without status.kubeconfig') : text);
       const expires = Date.parse(String(answer?.status?.expirationTimestamp));
       const lifetime = Number.isFinite(expires) && expires > asked ? expires - asked : seconds * 1000;
-      this.schedule(member, lifetime * renewAtShare, () => void this.requestKubeconfig(garden, member, namespace, name, signal));
+      this.schedule(member, lifetime * renewAtShare, () => void this.requestKubeconfig(garden, member, namespace, name));
     } catch (err) {
       if (request.signal.aborted || isNotFound(err)) return; // superseded, stopping, or the shoot is gone (its delete event follows)
       member.failures++;
@@ -227,9 +228,8 @@ export class GardenerProvider extends EngagerProvider {
       });
       // An engaged member keeps its credential until it expires; one not engaged yet says why it waits.
       if (!member.endpoint) this.engager.wish(member.name, notReadyCluster(reason));
-      this.schedule(member, this.backoff(member.failures), () => void this.requestKubeconfig(garden, member, namespace, name, signal));
+      this.schedule(member, this.backoff(member.failures), () => void this.requestKubeconfig(garden, member, namespace, name));
     } finally {
-      signal.removeEventListener('abort', cancel);
       if (member.request === request) member.request = undefined;
     }
   }
