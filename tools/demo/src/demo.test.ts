@@ -69,3 +69,20 @@ test('--garden: the shoots of a Gardener garden are the members', async () => {
     await Promise.all([garden, ...shoots].map((s) => s.close()));
   }
 }, 60_000);
+
+test('--garden with a kubeconfig that cannot be read is a usage error naming the file, not a crash', async () => {
+  await expect(
+    runDemo(
+      {
+        durationSec: 1,
+        clusters: 0,
+        maxClusters: 1,
+        churnSec: 0,
+        plain: true,
+        source: { kind: 'garden', kubeconfig: '/nonexistent/garden.yaml' },
+      },
+      new AbortController().signal,
+      new PassThrough(),
+    ),
+  ).rejects.toThrow(/--garden: cannot load the kubeconfig \/nonexistent\/garden\.yaml \(ENOENT\)/);
+});

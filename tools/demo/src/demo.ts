@@ -11,7 +11,7 @@ import { KubeconfigFileProvider } from '@multicluster-runtime/provider-kubeconfi
 import { NamespaceProvider } from '@multicluster-runtime/provider-namespace';
 import { GardenerProvider } from '@multicluster-runtime/provider-gardener';
 import { isStatusSource } from '@multicluster-runtime/core/providers';
-import type { DemoArgs } from './args.js';
+import { UsageError, type DemoArgs } from './args.js';
 import { mirrorNamespace, setupControllers } from './controllers.js';
 import { EmbeddedFleet } from './fleet.js';
 import { DemoStats, type ClusterRow } from './stats.js';
@@ -45,6 +45,8 @@ function realProvider(source: Exclude<DemoArgs['source'], { kind: 'embedded' }>)
 }
 
 export async function runDemo(args: DemoArgs, stop: AbortSignal, out: NodeJS.WritableStream = process.stdout): Promise<DemoSummary> {
+  // Read before anything starts, so a bad path is a usage error with nothing left running.
+  const garden = args.source.kind === 'garden' ? loadGarden(args.source.kubeconfig) : undefined;
   const stats = new DemoStats();
   const run = new AbortController();
   stop.addEventListener('abort', () => run.abort(), { once: true });
@@ -60,9 +62,8 @@ export async function runDemo(args: DemoArgs, stop: AbortSignal, out: NodeJS.Wri
     // Checked every 2 s, so a member that stops answering shows in the table within seconds.
     provider = new KubeconfigFileProvider({ paths: [fleet.dir], healthCheck: { intervalMs: 2_000, timeoutMs: 1_000 } });
   } else {
-    host = new KubeConfig();
-    if (args.source.kind === 'garden') host.loadFromFile(args.source.kubeconfig);
-    else host.loadFromDefault();
+    host = garden ?? new KubeConfig();
+    if (!garden) host.loadFromDefault();
     provider = realProvider(args.source);
   }
 
@@ -100,4 +101,15 @@ export async function runDemo(args: DemoArgs, stop: AbortSignal, out: NodeJS.Wri
   const summary = { reconciles: stats.total(), errors: stats.errors(), clusters: stats.all().length, rows: stats.all() };
   out.write(`summary: ${summary.reconciles} reconciles across ${summary.clusters} clusters, ${summary.errors} errors\n`);
   return summary;
+}
+
+function loadGarden(path: string): KubeConfig {
+  const kc = new KubeConfig();
+  try {
+    kc.loadFromFile(path);
+  } catch (err) {
+    const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    throw new UsageError(`--garden: cannot load the kubeconfig ${path} (${why})`);
+  }
+  return kc;
 }

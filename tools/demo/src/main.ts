@@ -22,6 +22,10 @@ if (!args) {
   runDemo(args, signalHandler()).then(
     () => process.exit(0),
     (err: unknown) => {
+      if (err instanceof UsageError) {
+        process.stderr.write(`${err.message}\n`);
+        process.exit(2);
+      }
       process.stderr.write(`demo failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
       process.exit(1);
     },
