@@ -13,10 +13,18 @@ const run = promisify(execFile);
 export const IMPL_NAMES = ['mcr', 'client-node', 'go-mcr'] as const;
 export type ImplName = (typeof IMPL_NAMES)[number];
 
-/** `MCR_BENCH_CPU_PROF=<dir>` writes a V8 CPU profile of every Node runner there (`node --cpu-prof`), to profile first. */
+/**
+ * `MCR_BENCH_CPU_PROF=<dir>` writes a V8 CPU profile of every Node runner there (`node --cpu-prof`), and
+ * `MCR_BENCH_ALLOC_PROF=<dir>` a sampling profile of every allocation, collected or not (where the GC's work comes
+ * from), to profile first.
+ */
 function profileArgs(): string[] {
-  const dir = process.env['MCR_BENCH_CPU_PROF'];
-  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
+  const cpu = process.env['MCR_BENCH_CPU_PROF'];
+  const alloc = process.env['MCR_BENCH_ALLOC_PROF'];
+  return [
+    ...(cpu ? ['--cpu-prof', `--cpu-prof-dir=${cpu}`] : []),
+    ...(alloc ? ['--import', new URL('./runners/alloc-profile.js', import.meta.url).href] : []),
+  ];
 }
 
 function nodeRunner(name: ImplName, script: string): ImplSpec {
