@@ -297,6 +297,9 @@ export class InformerCache implements Cache {
     for (;;) {
       const entry = this.entry(kind, options.metadataOnly ?? false);
       if (entry.leases === 0) entry.pinned = true;
+      // Every read of a synced informer: answered without waiting on anything.
+      const built = entry.informer;
+      if (built && !entry.dropped && built.hasSynced() && !options.signal?.aborted) return { informer: built, mapping: entry.mapping! };
       let informer: SharedInformer;
       try {
         informer = await abortable(entry.ready, options.signal);

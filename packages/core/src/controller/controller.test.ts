@@ -471,6 +471,57 @@ describe('reconcile context', () => {
   });
 });
 
+describe('reconcile context, made on first use', () => {
+  it('gives a reconcile that first reads its signal after its cluster went an aborted signal', async () => {
+    const rec = new Recorder();
+    const c = make({ reconciler: rec.fn });
+    const src = new ScriptedSource();
+    c.multiClusterWatch(src);
+    run(c);
+    const engagement = new AbortController();
+    await c.engage(engagement.signal, 'a', new ScriptedCluster('a'));
+    let late: AbortSignal | undefined;
+    rec.block('x');
+    rec.behaviour = async (_req, ctx) => {
+      late = ctx.signal;
+    };
+    src.emit('a', { name: 'x' });
+    await vi.waitFor(() => expect(rec.calls).toHaveLength(1));
+    engagement.abort();
+    rec.release('x');
+    await vi.waitFor(() => expect(late).toBeDefined());
+    expect(late!.aborted).toBe(true);
+  });
+
+  it('keeps one reconcile ID within a reconcile and gives the next reconcile another', async () => {
+    const ids: unknown[] = [];
+    const c = newController('ids', {
+      logger: createLogger({
+        sink: (_l, msg, fields) => {
+          if (msg === 'inside') ids.push(fields['reconcileID']);
+        },
+        level: 'debug',
+      }),
+      reconciler: async (_req, ctx) => {
+        ctx.log.info('inside');
+        ctx.log.info('inside');
+      },
+    });
+    const src = new ScriptedSource();
+    c.multiClusterWatch(src);
+    run(c);
+    await c.engage(new AbortController().signal, 'a', new ScriptedCluster('a'));
+    src.emit('a', { name: 'x' });
+    await vi.waitFor(() => expect(ids).toHaveLength(2));
+    src.emit('a', { name: 'x' });
+    await vi.waitFor(() => expect(ids).toHaveLength(4));
+    expect(ids[0]).toEqual(expect.any(String));
+    expect(ids[1]).toBe(ids[0]);
+    expect(ids[3]).toBe(ids[2]);
+    expect(ids[2]).not.toBe(ids[0]);
+  });
+});
+
 describe('fairness', () => {
   it("reconciles a quiet cluster's request within two reconciles although another cluster queued 10,000", async () => {
     const rec = new Recorder();

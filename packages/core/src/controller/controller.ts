@@ -6,10 +6,8 @@
  * ignores its signal); an old engagement's cleanup can never remove its replacement; nothing a reconciler throws
  * escapes.
  */
-import { randomUUID } from 'node:crypto';
 import type { Cluster } from '../cluster/types.js';
 import { createLogger, type Logger } from '../log/logger.js';
-import { linkedAbort } from '../signal/linked.js';
 import { orAborted, whenAborted } from '../signal/wait.js';
 import type { Runnable } from '../manager/types.js';
 import { noopMetrics, type MetricsRecorder, type ReconcileOutcome } from '../metrics/types.js';
@@ -23,7 +21,9 @@ import { newRequestQueue } from '../workqueue/request-queue.js';
 import type { RateLimitingQueue } from '../workqueue/types.js';
 import { deadline } from '../signal/deadline.js';
 import { Engagement, type EndReason } from './engagement.js';
+import { linkedAbort } from '../signal/linked.js';
 import { InFlight } from './in-flight.js';
+import { LazyReconcileContext } from './reconcile-context.js';
 import { ControllerAlreadyStartedError, ControllerEngageFailedError, WaitForSyncTimeoutError } from './errors.js';
 import { resolveControllerOptions, type ControllerOptions } from './options.js';
 
@@ -268,22 +268,15 @@ export class Controller implements Runnable, Aware {
   private async reconcileOne(req: Request): Promise<void> {
     const eng = this.engagements.get(req.clusterName);
     // One parent is enough: an engagement ends ('stopped') when the controller stops, as well as when its cluster
-    // goes. The reconcile still gets a signal of its own, so listeners its code leaves behind go with it.
-    const abort = linkedAbort(eng?.signal ?? this.runSignal);
-    const log = this.log.with({
-      cluster: req.clusterName,
-      namespace: req.namespace,
-      name: req.name,
-      reconcileID: randomUUID(),
-    });
-    const ctx: ReconcileContext = { signal: abort.signal, log, clusterName: req.clusterName };
+    // goes.
+    const ctx = new LazyReconcileContext(req, eng?.signal ?? this.runSignal, this.log);
     const t0 = performance.now();
     this.metrics.activeWorkers(this.name, ++this.active);
     let outcome: ReconcileOutcome | undefined;
     try {
       outcome = await this.invoke(req, ctx, eng);
     } finally {
-      abort.dispose();
+      ctx.dispose();
       this.metrics.activeWorkers(this.name, --this.active);
       // A disengaged cluster's series were forgotten; recording now would resurrect them.
       if (outcome !== undefined && eng?.endReason !== 'disengaged') {

@@ -14,7 +14,8 @@ const maxForgotten = 10_000;
 
 interface Entry {
   depths: Map<string, number>;
-  lastReconcile?: { at: Date; controller: string; outcome: ReconcileOutcome };
+  /** Written on every reconcile, so kept as a number and updated in place. */
+  lastReconcile?: { atMs: number; controller: string; outcome: ReconcileOutcome };
 }
 
 /** One member as `/debug/clusters` shows it. Reasons and errors are the provider's, which never carry credentials. */
@@ -50,7 +51,12 @@ export class FleetLedger implements MetricsRecorder {
 
   reconcileDone(controller: string, cluster: ClusterName, outcome: ReconcileOutcome, seconds: number): void {
     const entry = this.entry(cluster);
-    if (entry) entry.lastReconcile = { at: new Date(), controller, outcome };
+    if (entry) {
+      const last = (entry.lastReconcile ??= { atMs: 0, controller, outcome });
+      last.atMs = Date.now();
+      last.controller = controller;
+      last.outcome = outcome;
+    }
     this.inner.reconcileDone(controller, cluster, outcome, seconds);
   }
 
@@ -115,7 +121,7 @@ export class FleetLedger implements MetricsRecorder {
         engaged: live.has(name),
         ...(status ? statusFields(status) : {}),
         queueDepth,
-        ...(entry?.lastReconcile ? { lastReconcile: { ...entry.lastReconcile, at: entry.lastReconcile.at.toISOString() } } : {}),
+        ...(entry?.lastReconcile ? { lastReconcile: lastReconcileReport(entry.lastReconcile) } : {}),
       };
     });
   }
@@ -129,6 +135,10 @@ export class FleetLedger implements MetricsRecorder {
     }
     return entry;
   }
+}
+
+function lastReconcileReport(last: NonNullable<Entry['lastReconcile']>): ClusterReport['lastReconcile'] {
+  return { at: new Date(last.atMs).toISOString(), controller: last.controller, outcome: last.outcome };
 }
 
 function statusFields(status: ClusterStatus): Partial<ClusterReport> {

@@ -78,6 +78,28 @@ describe('PrometheusMetrics', () => {
     expect(await globalRegistry.metrics()).not.toContain('mcr_workqueue_adds_total');
   });
 
+  it('counts across scrapes and shows the current gauge value in each, as text and as JSON', async () => {
+    const m = new PrometheusMetrics();
+    m.queueAdd('cm', 'a');
+    m.queueDepth('cm', 'a', 5);
+    m.reconcileDone('cm', 'a', 'success', 0.01);
+    expect(await m.scrape()).toContain('mcr_workqueue_adds_total{name="cm",cluster="a"} 1');
+    m.queueAdd('cm', 'a');
+    m.queueAdd('cm', 'a');
+    m.queueDepth('cm', 'a', 2);
+    m.reconcileDone('cm', 'a', 'success', 0.01);
+    m.activeWorkers('cm', 1);
+    m.activeWorkers('cm', 0);
+    const text = await m.scrape();
+    expect(text).toContain('mcr_workqueue_adds_total{name="cm",cluster="a"} 3');
+    expect(text).toContain('mcr_workqueue_depth{name="cm",cluster="a"} 2');
+    expect(text).toContain('mcr_reconcile_total{controller="cm",cluster="a",result="success"} 2');
+    expect(text).toContain('mcr_active_workers{controller="cm"} 0');
+    const json = await m.registry.getMetricsAsJSON();
+    const adds = json.find((metric) => metric.name === 'mcr_workqueue_adds_total');
+    expect(adds?.values).toEqual([{ value: 3, labels: { name: 'cm', cluster: 'a' } }]);
+  });
+
   it('ignores nonsense durations instead of throwing', async () => {
     const m = new PrometheusMetrics();
     m.reconcileDone('cm', 'a', 'success', Number.NaN);

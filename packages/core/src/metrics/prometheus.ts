@@ -6,6 +6,7 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ClusterName } from '../fleet/cluster-name.js';
+import { Tally } from './tally.js';
 import type { EventDropReason, MetricsRecorder, ReconcileOutcome } from './types.js';
 
 /** Options of PrometheusMetrics: the registry to register in, whether to add Node's process metrics, and a name prefix. */
@@ -69,14 +70,15 @@ export class PrometheusMetrics implements MetricsRecorder {
   /** Clusters forgotten and not engaged again: their late writes are dropped so their series stay gone. */
   private readonly retired = new Set<ClusterName>();
 
-  private readonly reconcileTotal: Counter<'controller' | 'cluster' | 'result'>;
+  // Tallies are written on every queued item and reconcile, and reach prom-client only when scraped.
+  private readonly reconcileTotal: Tally;
   private readonly reconcileErrors: Counter<'controller' | 'cluster'>;
   private readonly reconcileTime: Histogram<'controller' | 'cluster'>;
-  private readonly workers: Gauge<'controller'>;
-  private readonly queueAdds: Counter<'name' | 'cluster'>;
-  private readonly depth: Gauge<'name' | 'cluster'>;
+  private readonly workers: Tally;
+  private readonly queueAdds: Tally;
+  private readonly depth: Tally;
   private readonly queueDuration: Histogram<'name' | 'cluster'>;
-  private readonly retries: Counter<'name' | 'cluster'>;
+  private readonly retries: Tally;
   private readonly informerWatching: Gauge<'cluster' | 'kind'>;
   private readonly informerFailures: Gauge<'cluster' | 'kind'>;
   private readonly engaged: Gauge<'owner'>;
@@ -90,11 +92,15 @@ export class PrometheusMetrics implements MetricsRecorder {
     const registers = [this.registry];
     if (options.processMetrics) collectDefaultMetrics({ register: this.registry });
 
-    this.reconcileTotal = new Counter({
+    this.reconcileTotal = Tally.counter({
       name: `${p}reconcile_total`,
       help: 'Reconciles finished, per controller, cluster and result.',
       labelNames: ['controller', 'cluster', 'result'],
       registers,
+      labels: (cluster, key) => {
+        const [controller = '', result = ''] = key.split('\u0000');
+        return { controller, cluster, result };
+      },
     });
     this.reconcileErrors = new Counter({
       name: `${p}reconcile_errors_total`,
@@ -109,23 +115,27 @@ export class PrometheusMetrics implements MetricsRecorder {
       registers,
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
     });
-    this.workers = new Gauge({
+    this.workers = Tally.gauge({
       name: `${p}active_workers`,
       help: 'Workers busy reconciling, per controller.',
       labelNames: ['controller'],
       registers,
+      labels: (controller) => ({ controller }),
     });
-    this.queueAdds = new Counter({
+    const queueLabels = (cluster: string, name: string) => ({ name, cluster });
+    this.queueAdds = Tally.counter({
       name: `${p}workqueue_adds_total`,
       help: 'Items added to a work queue, per queue and cluster.',
       labelNames: ['name', 'cluster'],
       registers,
+      labels: queueLabels,
     });
-    this.depth = new Gauge({
+    this.depth = Tally.gauge({
       name: `${p}workqueue_depth`,
       help: 'Items waiting in a work queue, per queue and cluster.',
       labelNames: ['name', 'cluster'],
       registers,
+      labels: queueLabels,
     });
     this.queueDuration = new Histogram({
       name: `${p}workqueue_queue_duration_seconds`,
@@ -134,11 +144,12 @@ export class PrometheusMetrics implements MetricsRecorder {
       registers,
       buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 60],
     });
-    this.retries = new Counter({
+    this.retries = Tally.counter({
       name: `${p}workqueue_retries_total`,
       help: 'Rate-limited retries scheduled, per queue and cluster.',
       labelNames: ['name', 'cluster'],
       registers,
+      labels: queueLabels,
     });
     this.informerWatching = new Gauge({
       name: `${p}informer_watching`,
@@ -192,10 +203,8 @@ export class PrometheusMetrics implements MetricsRecorder {
 
   reconcileDone(controller: string, cluster: ClusterName, outcome: ReconcileOutcome, seconds: number): void {
     if (this.retired.has(cluster)) return;
+    this.reconcileTotal.add(cluster, `${controller}\u0000${outcome}`, 1);
     const base = { controller, cluster };
-    const withResult = { ...base, result: outcome };
-    this.reconcileTotal.inc(withResult);
-    this.series.note(cluster, this.reconcileTotal, `${controller}\u0000${outcome}`, withResult);
     if (errorOutcomes.has(outcome)) {
       this.reconcileErrors.inc(base);
       this.series.note(cluster, this.reconcileErrors, controller, base);
@@ -207,21 +216,17 @@ export class PrometheusMetrics implements MetricsRecorder {
   }
 
   activeWorkers(controller: string, count: number): void {
-    this.workers.set({ controller }, count);
+    this.workers.set(controller, '', count);
   }
 
   queueAdd(queue: string, cluster: ClusterName): void {
     if (this.retired.has(cluster)) return;
-    const labels = { name: queue, cluster };
-    this.queueAdds.inc(labels);
-    this.series.note(cluster, this.queueAdds, queue, labels);
+    this.queueAdds.add(cluster, queue, 1);
   }
 
   queueDepth(queue: string, cluster: ClusterName, depth: number): void {
     if (this.retired.has(cluster)) return;
-    const labels = { name: queue, cluster };
-    this.depth.set(labels, depth);
-    this.series.note(cluster, this.depth, queue, labels);
+    this.depth.set(cluster, queue, depth);
   }
 
   queueLatency(queue: string, cluster: ClusterName, seconds: number): void {
@@ -234,9 +239,7 @@ export class PrometheusMetrics implements MetricsRecorder {
 
   queueRetry(queue: string, cluster: ClusterName): void {
     if (this.retired.has(cluster)) return;
-    const labels = { name: queue, cluster };
-    this.retries.inc(labels);
-    this.series.note(cluster, this.retries, queue, labels);
+    this.retries.add(cluster, queue, 1);
   }
 
   informerState(cluster: ClusterName, kind: string, watching: boolean, failures: number): void {
@@ -261,6 +264,7 @@ export class PrometheusMetrics implements MetricsRecorder {
 
   forgetCluster(cluster: ClusterName): void {
     this.series.forget(cluster);
+    for (const tally of [this.reconcileTotal, this.queueAdds, this.depth, this.retries]) tally.forget(cluster);
     this.retired.delete(cluster);
     this.retired.add(cluster);
     if (this.retired.size > maxRetired) {

@@ -206,11 +206,9 @@ export class FairQueue<T> implements Queue<T> {
       }
       const key = fifo.shift()!;
       this.waitingCount--;
+      // An emptied group keeps its (empty) deque until dropped: a cluster's next item would otherwise allocate one.
       if (fifo.length > 0) this.turns.push(group);
-      else {
-        this.inTurns.delete(group);
-        this.fifos.delete(group);
-      }
+      else this.inTurns.delete(group);
       const entry = this.dirty.get(key)!;
       this.dirty.delete(key);
       this.processing.set(key, group);
