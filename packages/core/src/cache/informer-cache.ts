@@ -161,7 +161,7 @@ export class InformerCache implements Cache {
   }
 
   async get<T extends KubeObjectLike = KubeObject>(kind: ObjectKind, key: ObjectKey, options: CacheReadOptions = {}): Promise<T> {
-    const { informer, mapping } = await this.readable(kind, options);
+    const { informer, mapping } = this.readableNow(kind, options) ?? (await this.readable(kind, options));
     const obj = informer.get(mapping.namespaced ? (key.namespace ?? '') : '', key.name);
     if (!obj) throw objectNotFound(mapping, key.name);
     return this.copy(obj) as unknown as T;
@@ -297,9 +297,6 @@ export class InformerCache implements Cache {
     for (;;) {
       const entry = this.entry(kind, options.metadataOnly ?? false);
       if (entry.leases === 0) entry.pinned = true;
-      // Every read of a synced informer: answered without waiting on anything.
-      const built = entry.informer;
-      if (built && !entry.dropped && built.hasSynced() && !options.signal?.aborted) return { informer: built, mapping: entry.mapping! };
       let informer: SharedInformer;
       try {
         informer = await abortable(entry.ready, options.signal);
@@ -313,6 +310,16 @@ export class InformerCache implements Cache {
       if (options.signal?.aborted) throw new CacheNotSyncedError(kind, { cause: options.signal.reason });
       if (!entry.dropped || this.state !== 'started') throw new CacheStoppedError(kind);
     }
+  }
+
+  /** The informer to read, when it is built and synced: how nearly every read is answered, without waiting. */
+  private readableNow(kind: ObjectKind, options: CacheReadOptions): { informer: SharedInformer; mapping: ResourceMapping } | undefined {
+    if (this.state !== 'started' || options.signal?.aborted) return undefined;
+    const entry = this.entry(kind, options.metadataOnly ?? false);
+    const informer = entry.informer;
+    if (!informer || entry.dropped || !entry.mapping || !informer.hasSynced()) return undefined;
+    if (entry.leases === 0) entry.pinned = true;
+    return { informer, mapping: entry.mapping };
   }
 
   private waitForStart(signal: AbortSignal): Promise<boolean> {

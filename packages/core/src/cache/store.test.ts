@@ -57,6 +57,30 @@ describe('Store', () => {
     expect(store.byIndex(NAMESPACE_INDEX, 'a').map((o) => o.metadata.name)).toEqual(['one']);
   });
 
+  it('keeps an updated object under unchanged index values, and moves it when an update changes or breaks them', () => {
+    const store = new Store();
+    let broken = false;
+    store.addIndex('tags', (o) => {
+      if (broken) throw new Error('broken');
+      return (o.metadata.labels?.['tags'] ?? '').split('.').filter(Boolean);
+    });
+    store.apply(cm('a', 'one', '1', {}, { tags: 'x.y.x' }));
+    const tagged = (tag: string) => store.byIndex('tags', tag).map((o) => o.metadata.name);
+    expect(tagged('x')).toEqual(['one']);
+    store.apply(cm('a', 'one', '2', { changed: 'data only' }, { tags: 'x.y.x' }));
+    expect([tagged('x'), tagged('y')]).toEqual([['one'], ['one']]);
+    expect(store.get('a', 'one')?.['data']).toEqual({ changed: 'data only' });
+    store.apply(cm('a', 'one', '3', {}, { tags: 'y.z' }));
+    expect([tagged('x'), tagged('y'), tagged('z')]).toEqual([[], ['one'], ['one']]);
+    broken = true;
+    store.apply(cm('a', 'one', '4', {}, { tags: 'y.z' }));
+    expect([tagged('y'), tagged('z')]).toEqual([[], []]);
+    broken = false;
+    store.apply(cm('a', 'one', '5', {}, { tags: 'y.z' }));
+    expect([tagged('y'), tagged('z')]).toEqual([['one'], ['one']]);
+    expect(store.indexValues('tags', store.get('a', 'one')!)).toEqual(['y', 'z']);
+  });
+
   it('refuses a second index of the same name and reads from an unknown index', () => {
     const store = new Store();
     store.addIndex('f', () => []);

@@ -181,9 +181,11 @@ export class Store<T extends KubeObject = KubeObject> {
   }
 
   private put(key: string, object: T, old: T | undefined): void {
-    if (old) for (const index of this.indexes.values()) this.indexRemove(index, key);
     this.objects.set(key, object);
-    for (const [name, index] of this.indexes) this.indexAdd(name, index, key, object);
+    for (const [name, index] of this.indexes) {
+      if (old) this.indexReplace(name, index, key, object);
+      else this.indexAdd(name, index, key, object);
+    }
     const sizeOf = this.accounting?.sizeOf;
     this.accounting?.change(old ? 0 : 1, sizeOf ? sizeOf(object) - (old ? sizeOf(old) : 0) : 0);
   }
@@ -212,17 +214,34 @@ export class Store<T extends KubeObject = KubeObject> {
   }
 
   private indexAdd(name: string, index: Index<T>, key: string, obj: T): void {
-    let values: string[];
+    const values = this.indexValuesOf(name, index, obj);
+    if (values) this.indexInsert(index, key, values);
+  }
+
+  /** Re-indexes an updated object; most updates leave its index values as they were, and then nothing is touched. */
+  private indexReplace(name: string, index: Index<T>, key: string, obj: T): void {
+    const values = this.indexValuesOf(name, index, obj);
+    const previous = index.valuesByKey.get(key);
+    if (values && previous && sameValues(values, previous)) return;
+    this.indexRemove(index, key);
+    if (values) this.indexInsert(index, key, values);
+  }
+
+  /** What `obj` is indexed under, without duplicates; undefined when the index function failed. */
+  private indexValuesOf(name: string, index: Index<T>, obj: T): string[] | undefined {
     try {
       const extracted = index.extract(obj);
       if (!Array.isArray(extracted) || extracted.some((v) => typeof v !== 'string')) {
         throw new TypeError(`index function returned ${JSON.stringify(extracted)}, not an array of strings`);
       }
-      values = [...new Set(extracted)];
+      return extracted.length < 2 ? extracted : [...new Set(extracted)];
     } catch (err) {
       this.onIndexError(name, obj, err);
-      return;
+      return undefined;
     }
+  }
+
+  private indexInsert(index: Index<T>, key: string, values: string[]): void {
     if (values.length === 0) return;
     index.valuesByKey.set(key, values);
     for (const value of values) {
@@ -242,6 +261,12 @@ export class Store<T extends KubeObject = KubeObject> {
       if (keys?.size === 0) index.keysByValue.delete(value);
     }
   }
+}
+
+function sameValues(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Equal resourceVersions mean the same state; objects without one are always treated as changed. */

@@ -30,6 +30,17 @@ export const metadataOnly: TransformFunc = (obj) => {
 export function deepFreeze<T>(value: T): T {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
   Object.freeze(value);
-  for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  // Runs on every object the informers receive: no key array per object, and primitives (most values) are skipped
+  // without a call.
+  if (Array.isArray(value)) {
+    for (const child of value as unknown[]) if (typeof child === 'object' && child !== null) deepFreeze(child);
+    return value;
+  }
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    if (!Object.hasOwn(record, key)) continue;
+    const child = record[key];
+    if (typeof child === 'object' && child !== null) deepFreeze(child);
+  }
   return value;
 }

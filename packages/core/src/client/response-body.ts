@@ -1,23 +1,6 @@
-/**
- * Reading an answer's body from a server that may be broken or hostile: whole with a size limit, or as text chunks
- * that keep multi-byte characters whole.
- */
+/** Reading an answer's body from a server that may be broken or hostile: whole, with a size limit. */
 import type { Dispatcher } from 'undici';
 import { TransportError, type RequestDescription } from './errors.js';
-
-/**
- * The body's text, chunk by chunk, with a multi-byte character split across chunks kept whole (undici's
- * `setEncoding` does not decode: its chunks stay Buffers).
- */
-export async function* utf8(body: AsyncIterable<Buffer>): AsyncGenerator<string> {
-  const decoder = new TextDecoder('utf-8');
-  for await (const chunk of body) {
-    const text = decoder.decode(chunk, { stream: true });
-    if (text !== '') yield text;
-  }
-  const rest = decoder.decode();
-  if (rest !== '') yield rest;
-}
 
 /**
  * The body as text, failing with a `too-large` TransportError (and dropping the connection) as soon as it passes

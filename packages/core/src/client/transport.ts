@@ -23,7 +23,7 @@ import { deadline } from '../signal/deadline.js';
 import { sleep } from '../signal/wait.js';
 import { Reachability } from './reachability.js';
 import { RequestSlots } from './request-slots.js';
-import { readLimited, utf8 } from './response-body.js';
+import { readLimited } from './response-body.js';
 import { InvalidRequestError, TransportClosedError, TransportConfigError, TransportError, type RequestDescription } from './errors.js';
 import { apiError, classify, isOwnError, serverAskedToRetry } from './transport-failures.js';
 import {
@@ -35,7 +35,7 @@ import {
   type WatchRequest,
 } from './transport-options.js';
 import { RequestAuth, type RequestCredentials, type TlsMaterial } from './request-auth.js';
-import { decodeWatchEvents, WatchDecodeError, WatchLineTooLongError, type WatchEvent } from './watch-decoder.js';
+import { WatchDecodeError, WatchLineDecoder, WatchLineTooLongError, type WatchEvent } from './watch-decoder.js';
 
 export type { WatchEvent } from './watch-decoder.js';
 export type { HttpMethod, Query, TransportOptions, TransportRequest, WatchRequest } from './transport-options.js';
@@ -208,7 +208,15 @@ export class Transport {
     const maxLineLength = this.options.maxWatchEventLength;
     return (async function* events(): AsyncGenerator<WatchEvent> {
       try {
-        yield* decodeWatchEvents(utf8(body as AsyncIterable<Buffer>), maxLineLength);
+        // Bytes to text to events in this one generator: a generator per stage would cost promises per event.
+        const text = new TextDecoder('utf-8');
+        const lines = new WatchLineDecoder(maxLineLength);
+        for await (const chunk of body as AsyncIterable<Buffer>) {
+          for (const event of lines.push(text.decode(chunk, { stream: true }))) yield event;
+        }
+        for (const event of lines.push(text.decode())) yield event;
+        const last = lines.end();
+        if (last) yield last;
       } catch (err) {
         if (userSignal.aborted) return;
         if (err instanceof WatchLineTooLongError) {

@@ -29,37 +29,57 @@ export class WatchLineTooLongError extends WatchDecodeError {
 }
 
 /**
- * Yields one event per complete line of `chunks`; a last line without a newline is decoded when the stream ends.
- * Throws WatchLineTooLongError as soon as an unfinished line holds more than `maxLineLength` characters.
+ * Splits text chunks into watch events, synchronously: `push` returns the events of the lines a chunk completed, `end`
+ * the event of a last line without a newline. Synchronous so a watch costs no promise per event between the socket and
+ * the informer. Throws WatchLineTooLongError as soon as an unfinished line holds more than `maxLineLength` characters.
  */
+export class WatchLineDecoder {
+  private readonly unfinished: string[] = [];
+  private unfinishedLength = 0;
+
+  constructor(private readonly maxLineLength = Number.POSITIVE_INFINITY) {}
+
+  push(chunk: string): WatchEvent[] {
+    const events: WatchEvent[] = [];
+    let start = 0;
+    for (let newline = chunk.indexOf('\n'); newline !== -1; newline = chunk.indexOf('\n', start)) {
+      if (this.unfinishedLength + newline - start > this.maxLineLength) throw new WatchLineTooLongError(this.maxLineLength);
+      let line = chunk.slice(start, newline);
+      if (this.unfinished.length > 0) {
+        this.unfinished.push(line);
+        line = this.unfinished.join('');
+        this.unfinished.length = 0;
+        this.unfinishedLength = 0;
+      }
+      start = newline + 1;
+      const event = decodeLine(line);
+      if (event) events.push(event);
+    }
+    if (start < chunk.length) {
+      this.unfinishedLength += chunk.length - start;
+      if (this.unfinishedLength > this.maxLineLength) throw new WatchLineTooLongError(this.maxLineLength);
+      this.unfinished.push(start === 0 ? chunk : chunk.slice(start));
+    }
+    return events;
+  }
+
+  /** The stream ended: the event of a last line that had no newline, if any. */
+  end(): WatchEvent | undefined {
+    const event = decodeLine(this.unfinished.join(''));
+    this.unfinished.length = 0;
+    this.unfinishedLength = 0;
+    return event;
+  }
+}
+
+/** Yields one event per complete line of `chunks` (see {@link WatchLineDecoder}). */
 export async function* decodeWatchEvents(
   chunks: AsyncIterable<string>,
   maxLineLength = Number.POSITIVE_INFINITY,
 ): AsyncGenerator<WatchEvent> {
-  const unfinished: string[] = [];
-  let unfinishedLength = 0;
-  for await (const chunk of chunks) {
-    let start = 0;
-    for (let newline = chunk.indexOf('\n'); newline !== -1; newline = chunk.indexOf('\n', start)) {
-      if (unfinishedLength + newline - start > maxLineLength) throw new WatchLineTooLongError(maxLineLength);
-      let line = chunk.slice(start, newline);
-      if (unfinished.length > 0) {
-        unfinished.push(line);
-        line = unfinished.join('');
-        unfinished.length = 0;
-        unfinishedLength = 0;
-      }
-      start = newline + 1;
-      const event = decodeLine(line);
-      if (event) yield event;
-    }
-    if (start < chunk.length) {
-      unfinishedLength += chunk.length - start;
-      if (unfinishedLength > maxLineLength) throw new WatchLineTooLongError(maxLineLength);
-      unfinished.push(start === 0 ? chunk : chunk.slice(start));
-    }
-  }
-  const event = decodeLine(unfinished.join(''));
+  const decoder = new WatchLineDecoder(maxLineLength);
+  for await (const chunk of chunks) yield* decoder.push(chunk);
+  const event = decoder.end();
   if (event) yield event;
 }
 

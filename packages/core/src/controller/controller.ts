@@ -245,6 +245,7 @@ export class Controller implements Runnable, Aware {
       });
     }
     this.inFlight.poke(eng.name);
+    this.inFlight.release(eng.name);
   }
 
   private async worker(): Promise<void> {
@@ -261,6 +262,8 @@ export class Controller implements Runnable, Aware {
       } finally {
         this.queue.done(req);
         this.inFlight.end(req.clusterName);
+        // A cluster that went while this ran leaves no count behind; the local cluster ('') is never engaged.
+        if (req.clusterName !== '' && !this.engagements.has(req.clusterName)) this.inFlight.release(req.clusterName);
       }
     }
   }
@@ -288,8 +291,8 @@ export class Controller implements Runnable, Aware {
   private async invoke(req: Request, ctx: ReconcileContext, eng: Engagement | undefined): Promise<ReconcileOutcome> {
     let result: Result | void;
     try {
-      // Promise.resolve().then turns a synchronous throw into a rejection.
-      result = await Promise.resolve().then(() => this.reconcileFn(req, ctx));
+      // A reconciler that throws before returning its promise is caught here too.
+      result = await this.reconcileFn(req, ctx);
     } catch (err) {
       return this.failed(req, err, ctx.log, eng);
     }

@@ -13,12 +13,18 @@ export class InFlight {
     this.counts.set(name, (this.counts.get(name) ?? 0) + 1);
   }
 
-  /** A reconcile of `name` returned (or threw). */
+  /**
+   * A reconcile of `name` returned (or threw). A count that falls to zero is kept (deleting and re-adding an entry
+   * per reconcile makes the map reallocate its table as its size swings) until {@link release} drops it.
+   */
   end(name: ClusterName): void {
-    const n = (this.counts.get(name) ?? 1) - 1;
-    if (n > 0) this.counts.set(name, n);
-    else this.counts.delete(name);
+    this.counts.set(name, Math.max(0, (this.counts.get(name) ?? 1) - 1));
     this.poke(name);
+  }
+
+  /** Drops `name`'s count if nothing of it is running (its cluster is no longer engaged). */
+  release(name: ClusterName): void {
+    if (this.counts.get(name) === 0) this.counts.delete(name);
   }
 
   running(name: ClusterName): number {

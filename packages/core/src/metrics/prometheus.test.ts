@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { register as globalRegistry } from 'prom-client';
+import { Histogram, Registry, register as globalRegistry } from 'prom-client';
 import { PrometheusMetrics } from './prometheus.js';
 
 function seriesLines(text: string, cluster: string): string[] {
@@ -98,6 +98,34 @@ describe('PrometheusMetrics', () => {
     const json = await m.registry.getMetricsAsJSON();
     const adds = json.find((metric) => metric.name === 'mcr_workqueue_adds_total');
     expect(adds?.values).toEqual([{ value: 3, labels: { name: 'cm', cluster: 'a' } }]);
+  });
+
+  it("exposes its histograms exactly as prom-client's own Histogram does for the same observations", async () => {
+    const m = new PrometheusMetrics();
+    const reference = new Registry();
+    const referenceHistogram = new Histogram({
+      name: 'mcr_workqueue_queue_duration_seconds',
+      help: 'Time an item waited in a work queue before a worker took it.',
+      labelNames: ['name', 'cluster'],
+      registers: [reference],
+      buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 60],
+    });
+    const observations = [0, 0.001, 0.0011, 0.004, 0.05, 0.3, 7, 60, 61, 1e6];
+    for (const [i, seconds] of observations.entries()) {
+      const cluster = i % 3 === 0 ? 'a' : 'b';
+      m.queueLatency('cm', cluster, seconds);
+      referenceHistogram.observe({ name: 'cm', cluster }, seconds);
+    }
+    const block = (text: string) => text.split('\n').filter((l) => l.includes('mcr_workqueue_queue_duration_seconds'));
+    expect(block(await m.scrape())).toEqual(block(await reference.metrics()));
+    expect(block(await m.scrape()).length).toBe(2 + 2 * 13);
+    const json = (await m.registry.getMetricsAsJSON()).find((x) => x.name === 'mcr_workqueue_queue_duration_seconds');
+    const referenceJson = (await reference.getMetricsAsJSON())[0];
+    // prom-client adds `exemplar: null` to each value when exemplars are off; there are none here.
+    const withoutExemplar = ({ exemplar: _none, ...value }: { exemplar?: unknown }) => value;
+    expect(json?.values).toEqual(referenceJson?.values.map(withoutExemplar));
+    m.registry.resetMetrics();
+    expect(block(await m.scrape()).length).toBe(2);
   });
 
   it('ignores nonsense durations instead of throwing', async () => {

@@ -4,9 +4,9 @@
  * concerns a cluster carries a `cluster` label; `forgetCluster` drops them all so cardinality stays bounded while
  * clusters come and go.
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ClusterName } from '../fleet/cluster-name.js';
-import { Tally } from './tally.js';
+import { HistogramTally, Tally } from './tally.js';
 import type { EventDropReason, MetricsRecorder, ReconcileOutcome } from './types.js';
 
 /** Options of PrometheusMetrics: the registry to register in, whether to add Node's process metrics, and a name prefix. */
@@ -73,11 +73,11 @@ export class PrometheusMetrics implements MetricsRecorder {
   // Tallies are written on every queued item and reconcile, and reach prom-client only when scraped.
   private readonly reconcileTotal: Tally;
   private readonly reconcileErrors: Counter<'controller' | 'cluster'>;
-  private readonly reconcileTime: Histogram<'controller' | 'cluster'>;
+  private readonly reconcileTime: HistogramTally;
   private readonly workers: Tally;
   private readonly queueAdds: Tally;
   private readonly depth: Tally;
-  private readonly queueDuration: Histogram<'name' | 'cluster'>;
+  private readonly queueDuration: HistogramTally;
   private readonly retries: Tally;
   private readonly informerWatching: Gauge<'cluster' | 'kind'>;
   private readonly informerFailures: Gauge<'cluster' | 'kind'>;
@@ -108,12 +108,13 @@ export class PrometheusMetrics implements MetricsRecorder {
       labelNames: ['controller', 'cluster'],
       registers,
     });
-    this.reconcileTime = new Histogram({
+    this.reconcileTime = new HistogramTally({
       name: `${p}reconcile_time_seconds`,
       help: 'Time per reconcile, per controller and cluster.',
       labelNames: ['controller', 'cluster'],
       registers,
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+      labels: (cluster, controller) => ({ controller, cluster }),
     });
     this.workers = Tally.gauge({
       name: `${p}active_workers`,
@@ -137,12 +138,13 @@ export class PrometheusMetrics implements MetricsRecorder {
       registers,
       labels: queueLabels,
     });
-    this.queueDuration = new Histogram({
+    this.queueDuration = new HistogramTally({
       name: `${p}workqueue_queue_duration_seconds`,
       help: 'Time an item waited in a work queue before a worker took it.',
       labelNames: ['name', 'cluster'],
       registers,
       buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 60],
+      labels: queueLabels,
     });
     this.retries = Tally.counter({
       name: `${p}workqueue_retries_total`,
@@ -209,10 +211,7 @@ export class PrometheusMetrics implements MetricsRecorder {
       this.reconcileErrors.inc(base);
       this.series.note(cluster, this.reconcileErrors, controller, base);
     }
-    if (Number.isFinite(seconds) && seconds >= 0) {
-      this.reconcileTime.observe(base, seconds);
-      this.series.note(cluster, this.reconcileTime, controller, base);
-    }
+    if (Number.isFinite(seconds) && seconds >= 0) this.reconcileTime.observe(cluster, controller, seconds);
   }
 
   activeWorkers(controller: string, count: number): void {
@@ -232,9 +231,7 @@ export class PrometheusMetrics implements MetricsRecorder {
   queueLatency(queue: string, cluster: ClusterName, seconds: number): void {
     if (this.retired.has(cluster)) return;
     if (!Number.isFinite(seconds) || seconds < 0) return;
-    const labels = { name: queue, cluster };
-    this.queueDuration.observe(labels, seconds);
-    this.series.note(cluster, this.queueDuration, queue, labels);
+    this.queueDuration.observe(cluster, queue, seconds);
   }
 
   queueRetry(queue: string, cluster: ClusterName): void {
@@ -264,7 +261,8 @@ export class PrometheusMetrics implements MetricsRecorder {
 
   forgetCluster(cluster: ClusterName): void {
     this.series.forget(cluster);
-    for (const tally of [this.reconcileTotal, this.queueAdds, this.depth, this.retries]) tally.forget(cluster);
+    for (const tally of [this.reconcileTotal, this.queueAdds, this.depth, this.retries, this.reconcileTime, this.queueDuration])
+      tally.forget(cluster);
     this.retired.delete(cluster);
     this.retired.add(cluster);
     if (this.retired.size > maxRetired) {

@@ -37,7 +37,9 @@ export function cloneJson<T>(value: T): T {
   const proto = Object.getPrototypeOf(value) as unknown;
   if (proto !== Object.prototype && proto !== null) return structuredClone(value);
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
+  // for-in, not Object.keys: no key array per object copied (JSON objects have no inherited enumerable keys).
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
     const copied = cloneJson((value as Record<string, unknown>)[key]);
     if (key === '__proto__') Object.defineProperty(out, key, { value: copied, enumerable: true, writable: true, configurable: true });
     else out[key] = copied;
