@@ -122,7 +122,10 @@ describe('PrometheusMetrics', () => {
     const json = (await m.registry.getMetricsAsJSON()).find((x) => x.name === 'mcr_workqueue_queue_duration_seconds');
     const referenceJson = (await reference.getMetricsAsJSON())[0];
     // prom-client adds `exemplar: null` to each value when exemplars are off; there are none here.
-    const withoutExemplar = ({ exemplar: _none, ...value }: { exemplar?: unknown }) => value;
+    const withoutExemplar = (value: object) => {
+      const { exemplar: _none, ...rest } = value as { exemplar?: unknown };
+      return rest;
+    };
     expect(json?.values).toEqual(referenceJson?.values.map(withoutExemplar));
     m.registry.resetMetrics();
     expect(block(await m.scrape()).length).toBe(2);
