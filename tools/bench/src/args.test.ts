@@ -8,6 +8,8 @@ describe('bench options', () => {
     expect(parseBenchArgs([])).toEqual({
       quick: false,
       json: undefined,
+      charts: 'bench-charts',
+      fromJson: undefined,
       help: false,
       scenarios: ['engage', 'throughput', 'latency', 'memory', 'objects', 'projects', 'namespaces', 'parity'],
       impls: ['mcr', 'client-node', 'go-mcr'],
@@ -26,6 +28,8 @@ describe('bench options', () => {
     expect(() => parseBenchArgs(['--impls', ''])).toThrow(BenchArgsError);
     expect(() => parseBenchArgs(['--fast'])).toThrow(BenchArgsError);
     expect(() => parseBenchArgs(['--json', ''])).toThrow(/--json needs a file name/);
+    expect(() => parseBenchArgs(['--charts', ''])).toThrow(/--charts needs a folder name/);
+    expect(() => parseBenchArgs(['--from-json', ''])).toThrow(/--from-json needs a file name/);
   });
 });
 

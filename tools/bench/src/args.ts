@@ -9,12 +9,17 @@ export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 export interface BenchArgs {
   quick: boolean;
   json: string | undefined;
+  /** Folder the SVG charts go to. */
+  charts: string;
+  /** Draw the charts of this earlier --json report instead of running anything. */
+  fromJson: string | undefined;
   scenarios: ScenarioName[];
   impls: ImplName[];
   help: boolean;
 }
 
-export const USAGE = `Usage: npm run bench -- [--quick] [--json FILE] [--scenarios LIST] [--impls LIST]
+export const USAGE = `Usage: npm run bench -- [--quick] [--json FILE] [--charts DIR] [--scenarios LIST] [--impls LIST]
+       npm run bench -- --from-json FILE [--charts DIR]
 
 Runs the benchmark scenarios one after another and prints a table for each; every figure of multicluster-runtime
 (mcr) sits beside plain client-node informers and the Go multicluster-runtime (go-mcr, where Go is installed),
@@ -25,6 +30,8 @@ providers.
 Options:
   --quick            Small sizes and short windows (CI smoke, under two minutes).
   --json FILE        Also write every result as JSON to FILE.
+  --charts DIR       Write an SVG chart per scenario there (default: bench-charts).
+  --from-json FILE   Run nothing: print the tables and draw the charts of an earlier --json report.
   --scenarios LIST   Comma-separated subset of: ${SCENARIO_NAMES.join(', ')} (default: all).
   --impls LIST       Comma-separated subset of: ${IMPL_NAMES.join(', ')} (default: all).
   -h, --help         Show this help.`;
@@ -49,6 +56,8 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
       options: {
         quick: { type: 'boolean', default: false },
         json: { type: 'string' },
+        charts: { type: 'string', default: 'bench-charts' },
+        'from-json': { type: 'string' },
         scenarios: { type: 'string' },
         impls: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -58,9 +67,13 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     throw new BenchArgsError((err as Error).message);
   }
   if (values.json === '') throw new BenchArgsError('--json needs a file name');
+  if (values.charts === '') throw new BenchArgsError('--charts needs a folder name');
+  if (values['from-json'] === '') throw new BenchArgsError('--from-json needs a file name');
   return {
     quick: values.quick,
     json: values.json,
+    charts: values.charts,
+    fromJson: values['from-json'],
     scenarios: list('--scenarios', values.scenarios, SCENARIO_NAMES),
     impls: list('--impls', values.impls, IMPL_NAMES),
     help: values.help,

@@ -27,32 +27,67 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-test('--quick latency writes a JSON report with a latency figure per implementation', async () => {
+test('--quick latency finds the fleet capacity and reports each implementation at half of it and at all of it', async () => {
   const json = join(dir, 'report.json');
   const { stdout } = await run(
     process.execPath,
-    [join(root, 'tools/bench/dist/main.js'), '--quick', '--scenarios', 'latency', '--impls', 'mcr,client-node', '--json', json],
+    [
+      join(root, 'tools/bench/dist/main.js'),
+      '--quick',
+      '--scenarios',
+      'latency',
+      '--impls',
+      'mcr,client-node',
+      '--json',
+      json,
+      '--charts',
+      join(dir, 'charts'),
+    ],
     { cwd: root, timeout: 110_000 },
   );
-  expect(stdout).toContain('Event -> reconcile latency at 500 updates/s target');
+  expect(stdout).toContain("Event -> reconcile latency at half the fleet's capacity and at all of it");
   const report = JSON.parse(await readFile(json, 'utf8')) as {
     meta: { quick: boolean; impls: string[] };
     failures: unknown[];
-    scenarios: { name: string; errors: unknown[]; results: Record<string, any>[] }[];
+    scenarios: { name: string; params: Record<string, any>; errors: unknown[]; results: Record<string, any>[] }[];
   };
   expect(report.meta).toMatchObject({ quick: true, impls: ['mcr', 'client-node'] });
   expect(report.failures).toEqual([]);
   expect(report.scenarios.map((s) => s.name)).toEqual(['latency']);
   const [latency] = report.scenarios;
   expect(latency!.errors).toEqual([]);
-  expect(latency!.results.map((r) => r['impl'])).toEqual(['mcr', 'client-node']);
+  const capacity = latency!.params['capacity'] as number;
+  expect(capacity).toBeGreaterThan(0);
+  expect(latency!.results.map((r) => `${r['impl']} ${r['load']}`)).toEqual([
+    'mcr half',
+    'mcr saturated',
+    'client-node half',
+    'client-node saturated',
+  ]);
   for (const r of latency!.results) {
+    expect(r['targetRate']).toBe(Math.round(r['load'] === 'half' ? capacity / 2 : capacity));
     expect(r['achievedRate'].median).toBeGreaterThan(0);
     expect(r['latencyMs'].n).toBeGreaterThan(0);
     expect(r['latencyMs'].p50).toBeGreaterThan(0);
     expect(r['latencyMs'].p99).toBeGreaterThanOrEqual(r['latencyMs'].p50);
     expect(r['reconcilesPerUpdate']).toBeGreaterThan(0);
+    const ms = (r['percentilesMs'] as { p: number; ms: number }[]).map((x) => x.ms);
+    expect(ms).toHaveLength(101);
+    expect(ms).toEqual([...ms].sort((a, b) => a - b));
   }
+  // The chart: an SVG with a line per implementation in each of the two panels, labelled.
+  const svg = await readFile(join(dir, 'charts', 'latency.svg'), 'utf8');
+  expect(svg).toMatch(/^<svg /);
+  expect(svg).toContain('Event -&gt; reconcile latency by percentile');
+  expect(svg).toContain('client-node');
+  expect(svg.match(/class="mark-line role-mark/g) ?? []).toHaveLength(4); // 2 implementations x 2 loads
+  // --from-json draws the same chart from the report, running nothing.
+  const again = await run(process.execPath, [join(root, 'tools/bench/dist/main.js'), '--from-json', json, '--charts', join(dir, 'again')], {
+    cwd: root,
+    timeout: 60_000,
+  });
+  expect(again.stdout).toContain("Event -> reconcile latency at half the fleet's capacity");
+  expect(await readFile(join(dir, 'again', 'latency.svg'), 'utf8')).toBe(svg);
 }, 120_000);
 
 test('--quick projects engages every Milo project and reports memory per project, idle and with informers', async () => {

@@ -4,8 +4,9 @@
  * while one measures), prints a table per scenario on stdout, progress on stderr, and writes everything as JSON with
  * --json. Exits 1 when a scenario or an implementation failed, 2 on bad options.
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
+import { writeCharts } from './charts.js';
 import { BenchArgsError } from './errors.js';
 import { USAGE, parseBenchArgs, type BenchArgs, type ScenarioName } from './args.js';
 import { buildGoBaseline, clientNodeImpl, mcrImpl } from './impls.js';
@@ -89,6 +90,24 @@ export async function runBench(args: BenchArgs, out: (s: string) => void, progre
   return { meta, scenarios: results, failures };
 }
 
+/** --from-json: the tables and charts of a report written earlier, nothing run. */
+async function drawEarlierReport(file: string, chartsDir: string): Promise<number> {
+  let report: BenchReport;
+  try {
+    report = JSON.parse(await readFile(file, 'utf8')) as BenchReport;
+  } catch (err) {
+    process.stderr.write(`bench: cannot read the report ${file}: ${errorMessage(err)}\n`);
+    return 2;
+  }
+  if (!Array.isArray(report.scenarios)) {
+    process.stderr.write(`bench: ${file} is not a report written by --json (no scenarios)\n`);
+    return 2;
+  }
+  for (const scenario of report.scenarios) process.stdout.write(`${scenario.table}\n\n`);
+  for (const chart of await writeCharts(report.scenarios, chartsDir)) process.stderr.write(`chart: ${chart}\n`);
+  return 0;
+}
+
 async function main(): Promise<number> {
   let args: BenchArgs;
   try {
@@ -104,12 +123,14 @@ async function main(): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  if (args.fromJson) return drawEarlierReport(args.fromJson, args.charts);
   const report = await runBench(
     args,
     (s) => process.stdout.write(s),
     (s) => process.stderr.write(`${s}\n`),
   );
   if (args.json) await writeFile(args.json, `${JSON.stringify(report, null, 2)}\n`);
+  for (const file of await writeCharts(report.scenarios, args.charts)) process.stderr.write(`chart: ${file}\n`);
   const failed = report.failures.length > 0 || report.scenarios.some((s) => s.errors.length > 0);
   return failed ? 1 : 0;
 }
