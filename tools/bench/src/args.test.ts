@@ -11,7 +11,7 @@ describe('bench options', () => {
       charts: 'bench-charts',
       fromJson: undefined,
       help: false,
-      scenarios: ['engage', 'throughput', 'latency', 'memory', 'objects', 'projects', 'namespaces', 'parity'],
+      scenarios: ['engage', 'throughput', 'latency', 'memory', 'scale', 'objects', 'projects', 'namespaces', 'parity'],
       impls: ['mcr', 'client-node', 'go-mcr'],
     });
   });
@@ -23,7 +23,7 @@ describe('bench options', () => {
 
   it('rejects unknown scenarios, implementations and flags with a clear error', () => {
     expect(() => parseBenchArgs(['--scenarios', 'engage,speed'])).toThrow(
-      /--scenarios takes a comma-separated subset of engage, throughput, latency, memory, objects, projects, namespaces, parity; got engage,speed/,
+      /--scenarios takes a comma-separated subset of engage, throughput, latency, memory, scale, objects, projects, namespaces, parity; got engage,speed/,
     );
     expect(() => parseBenchArgs(['--impls', ''])).toThrow(BenchArgsError);
     expect(() => parseBenchArgs(['--fast'])).toThrow(BenchArgsError);

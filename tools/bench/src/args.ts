@@ -3,7 +3,17 @@ import { parseArgs } from 'node:util';
 import { BenchArgsError } from './errors.js';
 import { IMPL_NAMES, type ImplName } from './impls.js';
 
-export const SCENARIO_NAMES = ['engage', 'throughput', 'latency', 'memory', 'objects', 'projects', 'namespaces', 'parity'] as const;
+export const SCENARIO_NAMES = [
+  'engage',
+  'throughput',
+  'latency',
+  'memory',
+  'scale',
+  'objects',
+  'projects',
+  'namespaces',
+  'parity',
+] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
 export interface BenchArgs {
@@ -25,7 +35,8 @@ Runs the benchmark scenarios one after another and prints a table for each; ever
 (mcr) sits beside plain client-node informers and the Go multicluster-runtime (go-mcr, where Go is installed),
 measured in the same run against the same in-memory API servers. The scale scenarios (projects: 1,000 Milo
 projects in one process; namespaces: 1,000 namespaces of one API server) run mcr alone: no baseline has their
-providers.
+providers; scale (5,000 kubeconfig-file clusters in one process) runs mcr and client-node (the Go baseline engages
+one cluster at a time).
 
 Options:
   --quick            Small sizes and short windows (CI smoke, under two minutes).

@@ -24,6 +24,7 @@ export function chartSpec(result: ScenarioResult): TopLevelSpec | undefined {
     case 'engage':
       return engageChart(rows);
     case 'memory':
+    case 'scale':
       return memoryChart(rows);
     case 'throughput':
       return throughputChart(rows);

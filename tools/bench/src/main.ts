@@ -13,7 +13,7 @@ import { buildGoBaseline, clientNodeImpl, mcrImpl } from './impls.js';
 import type { ImplSpec } from './runner-process.js';
 import { engageScenario } from './scenarios/engage.js';
 import { latencyScenario } from './scenarios/latency.js';
-import { memoryScenario } from './scenarios/memory.js';
+import { memoryScenario, scaleScenario } from './scenarios/memory.js';
 import { objectsScenario } from './scenarios/objects.js';
 import { parityScenario } from './scenarios/parity.js';
 import { namespacesScenario, projectsScenario } from './scenarios/members-scale.js';
@@ -25,6 +25,7 @@ const scenarios: Record<ScenarioName, (ctx: ScenarioContext) => Promise<Scenario
   throughput: throughputScenario,
   latency: latencyScenario,
   memory: memoryScenario,
+  scale: scaleScenario,
   projects: projectsScenario,
   namespaces: namespacesScenario,
   objects: objectsScenario,
@@ -55,7 +56,7 @@ export async function runBench(args: BenchArgs, out: (s: string) => void, progre
     memoryBytes: totalmem(),
   };
   // The scale scenarios run mcr alone (no baseline has their providers): no Go build for them.
-  if (args.impls.includes('go-mcr') && args.scenarios.some((s) => s !== 'projects' && s !== 'namespaces')) {
+  if (args.impls.includes('go-mcr') && args.scenarios.some((s) => s !== 'projects' && s !== 'namespaces' && s !== 'scale')) {
     progress('building tools/go-baseline …');
     const go = await buildGoBaseline(args.quick ? quickGoBuildMs : undefined);
     if ('impl' in go) {

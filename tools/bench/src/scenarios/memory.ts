@@ -1,8 +1,11 @@
 /**
  * Memory per engaged idle cluster: heap and RSS of the implementation's process after forced GC, with N clusters
  * engaged (each holding a few ConfigMaps, no updates) minus the same process before any cluster was engaged,
- * divided by N. The API servers live in the fleet server process, so their cost never counts. Node runners run
- * with --expose-gc; Go reports HeapAlloc after runtime.GC() and VmRSS.
+ * divided by N, and the time to engage them all. The API servers live in the fleet server process, so their cost
+ * never counts. Node runners run with --expose-gc; Go reports HeapAlloc after runtime.GC() and VmRSS.
+ *
+ * `memory` does it at 100 and 1,000 clusters for every implementation; `scale` at 5,000 for mcr and client-node
+ * (the Go baseline engages one cluster at a time, about 0.1 s each: some nine minutes for 5,000).
  */
 import { FleetProcess } from '../fleet/fleet-process.js';
 import type { RunnerProcess } from '../runner-process.js';
@@ -36,8 +39,16 @@ async function settledMemory(runner: RunnerProcess): Promise<{ heapBytes: number
   return { heapBytes: spread(readings.map((r) => r.heapBytes)).median, rssBytes: spread(readings.map((r) => r.rssBytes)).median };
 }
 
-export async function memoryScenario(ctx: ScenarioContext): Promise<ScenarioResult> {
-  const sizes = ctx.quick ? [20] : [100, 1000];
+export function memoryScenario(ctx: ScenarioContext): Promise<ScenarioResult> {
+  return memoryAt(ctx, 'memory', ctx.quick ? [20] : [100, 1000]);
+}
+
+export function scaleScenario(ctx: ScenarioContext): Promise<ScenarioResult> {
+  const impls = ctx.impls.filter((impl) => impl.name !== 'go-mcr');
+  return memoryAt({ ...ctx, impls }, 'scale', ctx.quick ? [40] : [5000]);
+}
+
+async function memoryAt(ctx: ScenarioContext, name: 'memory' | 'scale', sizes: number[]): Promise<ScenarioResult> {
   const objects = 5;
   const fleet = await FleetProcess.start(Math.max(...sizes), objects);
   const results: MemoryResult[] = [];
@@ -68,11 +79,11 @@ export async function memoryScenario(ctx: ScenarioContext): Promise<ScenarioResu
           };
           results.push(r);
           ctx.progress(
-            `memory ${impl.name} ${clusters} clusters: ${formatNumber(r.heapBytesPerCluster / 1024)} KiB heap, ${formatNumber(r.rssBytesPerCluster / 1024)} KiB RSS per cluster`,
+            `${name} ${impl.name} ${clusters} clusters: ${formatNumber(r.heapBytesPerCluster / 1024)} KiB heap, ${formatNumber(r.rssBytesPerCluster / 1024)} KiB RSS per cluster, all engaged in ${formatNumber(engageAllSeconds)} s`,
           );
         } catch (err) {
           errors.push({ impl: impl.name, config: `clusters=${clusters}`, message: errorMessage(err) });
-          ctx.progress(`memory ${impl.name} ${clusters} clusters failed: ${errorMessage(err)}`);
+          ctx.progress(`${name} ${impl.name} ${clusters} clusters failed: ${errorMessage(err)}`);
         } finally {
           await runner?.stop();
         }
@@ -100,13 +111,14 @@ export async function memoryScenario(ctx: ScenarioContext): Promise<ScenarioResu
     }),
   );
   return {
-    name: 'memory',
-    title: 'Memory per engaged idle cluster',
+    name,
+    title:
+      name === 'memory' ? 'Memory per engaged idle cluster' : `${formatNumber(Math.max(...sizes), 0)} engaged idle clusters in one process`,
     params: { sizes, objectsPerCluster: objects, readings: 3 },
     results: results as unknown as Record<string, unknown>[],
     errors,
     table: renderTable(
-      `Memory per engaged idle cluster (${objects} ConfigMaps each; after GC, minus the process before engaging)`,
+      `${name === 'memory' ? 'Memory per engaged idle cluster' : 'Scale: engaged idle clusters in one process'} (${objects} ConfigMaps each; after GC, minus the process before engaging)`,
       header,
       rows,
     ),
