@@ -97,14 +97,15 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
     this.started = true;
     this.setPhase('listing');
     try {
-      for await (const event of new Watcher<T>(this.source, signal, this.watcherOptions)) {
+      // Events are taken synchronously: no promise per event between the watch stream and the store.
+      await new Watcher<T>(this.source, signal, this.watcherOptions).forEach((event) => {
         try {
           this.handle(event);
         } catch (err) {
           // Only the store can throw here (a transform or a malformed object); skip the event, keep watching.
           this.log.error('could not store a watch event', err, { event: event.type });
         }
-      }
+      });
     } finally {
       for (const entry of this.handlers) clearInterval(entry.timer);
       this.store.release();
@@ -332,16 +333,17 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
   /** Calls one handler callback, containing whatever it throws or rejects with. */
   private call(entry: HandlerEntry<T>, callback: string, fn: () => unknown): void {
     if (entry.removed) return;
-    const report = (err: unknown) => {
-      this.handlerFailures++;
-      this.log.error('event handler failed', err, { callback, handlerFailures: this.handlerFailures });
-    };
     try {
       const result = fn();
       // Handlers are meant to be synchronous, but an async one must not turn into an unhandled rejection.
-      if (result instanceof Promise) result.catch(report);
+      if (result instanceof Promise) result.catch((err: unknown) => this.handlerFailed(callback, err));
     } catch (err) {
-      report(err);
+      this.handlerFailed(callback, err);
     }
+  }
+
+  private handlerFailed(callback: string, err: unknown): void {
+    this.handlerFailures++;
+    this.log.error('event handler failed', err, { callback, handlerFailures: this.handlerFailures });
   }
 }

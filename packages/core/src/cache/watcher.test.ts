@@ -279,3 +279,68 @@ describe('Watcher', () => {
     expect(() => watcher[Symbol.asyncIterator]()).toThrow(/only once/);
   });
 });
+
+describe('Watcher.forEach', () => {
+  const script = () =>
+    new ScriptedSource(
+      [page([obj('a', '5')], { resourceVersion: '10' })],
+      [
+        stream([
+          { type: 'MODIFIED', object: obj('a', '12') },
+          { type: 'BOOKMARK', object: { metadata: { resourceVersion: '20' } } },
+        ]),
+        stream([{ type: 'DELETED', object: obj('a', '21') }], 'open'),
+      ],
+    );
+
+  it('pushes the same events, in the same order, as iteration', async () => {
+    const iterated = await collect(script(), (ev) => ev.at(-1)?.type === 'delete');
+    const ac = new AbortController();
+    const pushed: WatcherEvent[] = [];
+    await new Watcher(script(), ac.signal, { minWatchMs: 0 }).forEach((e) => {
+      pushed.push(e);
+      if (e.type === 'delete') ac.abort();
+    });
+    expect(brief(pushed)).toEqual(brief(iterated));
+    expect(brief(pushed)).toEqual([
+      'init',
+      'initApply:a',
+      'initDone@10',
+      'watching@10',
+      'apply:a',
+      'bookmark@20',
+      'watching@20',
+      'delete:a',
+    ]);
+  });
+
+  it('waits for a promise the consumer returns before the next event', async () => {
+    const ac = new AbortController();
+    const watcher = new Watcher(script(), ac.signal, { minWatchMs: 0 });
+    const pushed: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const done = watcher.forEach((e) => {
+      pushed.push(brief([e])[0]!);
+      if (e.type === 'delete') ac.abort();
+      return e.type === 'apply' ? held : undefined;
+    });
+    await expect.poll(() => pushed.at(-1)).toBe('apply:a');
+    // Held: the bookmark behind it is not taken while the promise is pending.
+    await new Promise((r) => setImmediate(r));
+    expect(pushed.at(-1)).toBe('apply:a');
+    expect(watcher.state).toEqual({ phase: 'watching', resourceVersion: '12' });
+    release();
+    await done;
+    expect(pushed.slice(-3)).toEqual(['bookmark@20', 'watching@20', 'delete:a']);
+  });
+
+  it('runs once: a watcher being iterated refuses forEach, and the other way round', async () => {
+    const iterated = new Watcher(script(), AbortSignal.abort());
+    for await (const _ of iterated) break;
+    expect(() => iterated.forEach(() => {})).toThrow(/can be iterated only once/);
+    const pushed = new Watcher(script(), AbortSignal.abort());
+    await pushed.forEach(() => {});
+    expect(() => pushed[Symbol.asyncIterator]()).toThrow(/can be iterated only once/);
+  });
+});

@@ -5,8 +5,9 @@
  * It lists in pages, watches with bookmarks and a server timeout, and resumes from the last resourceVersion it saw.
  * A 410 (expired resourceVersion or continue token) starts a fresh list; the consumer gets `init`, the objects as
  * `initApply` and `initDone`, and swaps its store at `initDone` so it can deliver the difference. Every other failure
- * is yielded as an `error` event with the delay before the retry (jittered exponential backoff); the loop never
- * throws and never gives up. It ends only when its signal aborts (or the consumer stops iterating).
+ * is delivered as an `error` event with the delay before the retry (jittered exponential backoff); the loop never
+ * throws and never gives up. It ends only when its signal aborts (or the consumer stops iterating). Events reach the
+ * consumer through `forEach` (pushed; what informers use, no promise per event) or async iteration (pulled).
  */
 import { isGone } from '../client/errors.js';
 import type { KubeObject } from '../object/types.js';
@@ -32,7 +33,7 @@ export type WatcherState =
   | { readonly phase: 'listed'; readonly resourceVersion: string }
   | { readonly phase: 'watching'; readonly resourceVersion: string };
 
-/** What a Watcher yields: each (re)list as `init`, `initApply`… and `initDone`, then `apply` and `delete` from the watch, and `watching`/`bookmark` progress. */
+/** What a Watcher delivers: each (re)list as `init`, `initApply`… and `initDone`, then `apply` and `delete` from the watch, and `watching`/`bookmark` progress. */
 export type WatcherEvent<T extends KubeObject = KubeObject> =
   /** A (re)list starts: buffer the `initApply` objects that follow. */
   | { readonly type: 'init' }
@@ -47,6 +48,11 @@ export type WatcherEvent<T extends KubeObject = KubeObject> =
   | { readonly type: 'bookmark'; readonly resourceVersion: string }
   /** Something failed; the watcher retries on its own after `retryInMs`. */
   | { readonly type: 'error'; readonly error: WatcherError; readonly retryInMs: number };
+
+/** Where a watcher's events go; a promise it returns is awaited before the next event. */
+type Deliver<T extends KubeObject> = (event: WatcherEvent<T>) => void | Promise<void> | undefined;
+
+type Failure = { error: WatcherError; retryInMs: number };
 
 /** Options of a Watcher: list page size, watch timeouts and stall detection, and the backoff between attempts. */
 export interface WatcherOptions {
@@ -110,46 +116,93 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
     return this.current;
   }
 
-  /** The events, from the initial list on, until the watcher is stopped. */
+  /**
+   * Delivers every event, from the initial list on, to `deliver` until the watcher is stopped; resolves then. A
+   * `deliver` that returns a promise is awaited before the next event (backpressure); one that returns nothing costs
+   * no promise per event, which is how informers consume it. A watcher runs once: iterate it or call this, not both.
+   */
+  forEach(deliver: (event: WatcherEvent<T>) => void | Promise<void>): Promise<void> {
+    this.claim();
+    return this.run(this.signal, deliver);
+  }
+
+  /**
+   * The events, as an async iterator with a generator's pacing: nothing runs ahead of `next()`. One `next()` at a time,
+   * as `for await` calls it.
+   */
   [Symbol.asyncIterator](): AsyncIterator<WatcherEvent<T>> {
-    if (this.iterated) throw new Error(`watcher for ${this.source.resource} can be iterated only once`);
-    this.iterated = true;
-    // A consumer that stops iterating aborts in-flight requests too, so the generator is not left parked on a socket.
+    this.claim();
+    // A consumer that stops iterating aborts in-flight requests too, so the loop is not left parked on a socket.
     const stop = linkedAbort(this.signal);
-    const gen = this.run(stop.signal);
+    let waiting: ((result: IteratorResult<WatcherEvent<T>>) => void) | undefined;
+    let resume: (() => void) | undefined;
+    let running: Promise<void> | undefined;
+    let finished = false;
+    const handOver = (event: WatcherEvent<T>): Promise<void> | undefined => {
+      const consumer = waiting;
+      if (!consumer) return undefined; // return() was called meanwhile: the loop is stopping
+      waiting = undefined;
+      consumer({ value: event, done: false });
+      return new Promise<void>((r) => (resume = r));
+    };
+    const end = (): void => {
+      finished = true;
+      waiting?.({ value: undefined, done: true });
+      waiting = undefined;
+    };
     return {
-      next: () => gen.next(),
+      next: () => {
+        if (finished) return Promise.resolve({ value: undefined, done: true });
+        const result = new Promise<IteratorResult<WatcherEvent<T>>>((r) => (waiting = r));
+        if (running) {
+          const go = resume;
+          resume = undefined;
+          go?.();
+        } else {
+          running = this.run(stop.signal, handOver).finally(end);
+        }
+        return result;
+      },
       return: async () => {
         stop.abort();
-        return gen.return(undefined);
+        const go = resume;
+        resume = undefined;
+        go?.();
+        await running;
+        end();
+        return { value: undefined, done: true };
       },
     };
   }
 
-  private async *run(signal: AbortSignal): AsyncGenerator<WatcherEvent<T>, undefined> {
+  private claim(): void {
+    if (this.iterated) throw new Error(`watcher for ${this.source.resource} can be iterated only once`);
+    this.iterated = true;
+  }
+
+  private async run(signal: AbortSignal, deliver: Deliver<T>): Promise<void> {
     while (!signal.aborted) {
       const state = this.current;
       let failure: { error: WatcherError; retryInMs: number } | undefined;
       switch (state.phase) {
         case 'empty':
           this.current = { phase: 'listing', pages: 0 };
-          yield { type: 'init' };
+          await deliver({ type: 'init' });
           break;
         case 'listing':
-          failure = yield* this.listPage(state, signal);
+          failure = await this.listPage(state, signal, deliver);
           break;
         case 'listed':
         case 'watching':
-          failure = yield* this.watchOnce(state.resourceVersion, signal);
+          failure = await this.watchOnce(state.resourceVersion, signal, deliver);
           break;
       }
-      if (signal.aborted) return undefined;
+      if (signal.aborted) return;
       if (failure) {
-        yield { type: 'error', ...failure };
-        if (failure.retryInMs > 0 && !(await this.pause(failure.retryInMs, signal))) return undefined;
+        await deliver({ type: 'error', ...failure });
+        if (failure.retryInMs > 0 && !(await this.pause(failure.retryInMs, signal))) return;
       }
     }
-    return undefined;
   }
 
   /**
@@ -168,11 +221,12 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
     return !signal.aborted;
   }
 
-  /** Fetches one page; yields its objects, and `initDone` after the last page. Returns the failure, if any. */
-  private async *listPage(
+  /** Fetches one page; delivers its objects, and `initDone` after the last page. Returns the failure, if any. */
+  private async listPage(
     state: Extract<WatcherState, { phase: 'listing' }>,
     signal: AbortSignal,
-  ): AsyncGenerator<WatcherEvent<T>, { error: WatcherError; retryInMs: number } | undefined> {
+    deliver: Deliver<T>,
+  ): Promise<Failure | undefined> {
     const resource = this.source.resource;
     let page;
     try {
@@ -193,7 +247,10 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
       }
       return { error: new InitialListFailed(resource, { cause: err }), retryInMs: this.backoff.next() };
     }
-    for (const object of page.items) yield { type: 'initApply', object: object as T };
+    for (const object of page.items) {
+      const pending = deliver({ type: 'initApply', object: object as T });
+      if (pending) await pending;
+    }
     const continueToken = page.metadata?.continue;
     if (continueToken) {
       this.current = { phase: 'listing', continueToken, pages: state.pages + 1 };
@@ -208,15 +265,12 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
     this.current = { phase: 'listed', resourceVersion };
     // A complete list proves the server healthy: the next failure starts the backoff over.
     this.backoff.reset();
-    yield { type: 'initDone', resourceVersion };
+    await deliver({ type: 'initDone', resourceVersion });
     return undefined;
   }
 
   /** Opens one watch from `resourceVersion` and follows it until it ends. Returns the failure, if any. */
-  private async *watchOnce(
-    resourceVersion: string,
-    signal: AbortSignal,
-  ): AsyncGenerator<WatcherEvent<T>, { error: WatcherError; retryInMs: number } | undefined> {
+  private async watchOnce(resourceVersion: string, signal: AbortSignal, deliver: Deliver<T>): Promise<Failure | undefined> {
     const resource = this.source.resource;
     const timeoutSeconds = Math.max(1, Math.round(this.timeoutSeconds * (1 - this.timeoutJitter * this.random())));
     // A watch whose stream does not end soon after its server-side timeout has stalled: cut it.
@@ -238,7 +292,7 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
         return retry(new WatchStartFailed(resource, rv, { cause: err }));
       }
       this.current = { phase: 'watching', resourceVersion: rv };
-      yield { type: 'watching', resourceVersion: rv };
+      await deliver({ type: 'watching', resourceVersion: rv });
       const openedAt = Date.now();
       let events = 0;
       try {
@@ -258,7 +312,10 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
               }
               rv = object.metadata.resourceVersion ?? rv;
               this.current = { phase: 'watching', resourceVersion: rv };
-              yield { type: event.type === 'DELETED' ? 'delete' : 'apply', object: object as T };
+              // The hot path: a consumer that takes events synchronously costs no promise here.
+              const pending = deliver({ type: event.type === 'DELETED' ? 'delete' : 'apply', object: object as T });
+              if (pending) await pending;
+              if (signal.aborted) return undefined;
               break;
             }
             case 'BOOKMARK': {
@@ -268,7 +325,7 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
               }
               rv = next;
               this.current = { phase: 'watching', resourceVersion: rv };
-              yield { type: 'bookmark', resourceVersion: rv };
+              await deliver({ type: 'bookmark', resourceVersion: rv });
               break;
             }
             case 'ERROR': {
