@@ -14,9 +14,13 @@ type Row = Record<string, unknown>;
 const implColors = { domain: ['mcr', 'client-node', 'go-mcr'], range: ['#1f77b4', '#ff7f0e', '#2ca02c'] };
 const implColor = { field: 'impl', type: 'nominal', title: 'implementation', scale: implColors } as const;
 
-/** The Vega-Lite spec of a scenario's chart, or undefined for scenarios without one. */
-export function chartSpec(result: ScenarioResult): TopLevelSpec | undefined {
-  const rows = result.results as Row[];
+/**
+ * The Vega-Lite spec of a scenario's chart, or undefined for scenarios without one. `others` are the run's other
+ * scenarios: the memory chart also shows the scale scenario's 5,000 clusters when both ran.
+ */
+export function chartSpec(result: ScenarioResult, others: readonly ScenarioResult[] = []): TopLevelSpec | undefined {
+  const scale = result.name === 'memory' ? (others.find((o) => o.name === 'scale')?.results ?? []) : [];
+  const rows = [...result.results, ...scale] as Row[];
   if (rows.length === 0) return undefined;
   switch (result.name) {
     case 'latency':
@@ -78,21 +82,11 @@ function engageChart(rows: Row[]): TopLevelSpec {
     clusters: r['clusters'],
     ms: (r['latencyMs'] as { p50: number }).p50,
   }));
-  return {
-    title: 'Cluster appears -> first reconcile, p50, against clusters appearing at once',
-    data: { values },
-    facet: { column: { field: 'source', type: 'nominal', title: null } },
-    spec: {
-      width: 300,
-      height: 240,
-      mark: { type: 'line', point: true },
-      encoding: {
-        x: { field: 'clusters', type: 'quantitative', title: 'clusters (log)', scale: { type: 'log' } },
-        y: { field: 'ms', type: 'quantitative', title: 'p50 ms (log)', scale: { type: 'log' } },
-        color: implColor,
-      },
-    },
-  };
+  return againstClusters('Cluster appears -> first reconcile, p50, against clusters appearing at once', values, 'source', {
+    field: 'ms',
+    title: 'p50 ms (log)',
+    log: true,
+  });
 }
 
 function memoryChart(rows: Row[]): TopLevelSpec {
@@ -100,17 +94,32 @@ function memoryChart(rows: Row[]): TopLevelSpec {
     { impl: r['impl'], clusters: r['clusters'], what: 'heap', kib: (r['heapBytesPerCluster'] as number) / 1024 },
     { impl: r['impl'], clusters: r['clusters'], what: 'RSS', kib: (r['rssBytesPerCluster'] as number) / 1024 },
   ]);
+  return againstClusters('Memory per engaged idle cluster against fleet size', values, 'what', {
+    field: 'kib',
+    title: 'KiB per cluster',
+    log: false,
+  });
+}
+
+/** Lines per implementation of `y` against the number of clusters (log), one panel per value of `panel`. */
+function againstClusters(
+  title: string,
+  values: Row[],
+  panel: string,
+  y: { field: string; title: string; log: boolean },
+  panelOrder?: string[],
+): TopLevelSpec {
   return {
-    title: 'Memory per engaged idle cluster against fleet size',
+    title,
     data: { values },
-    facet: { column: { field: 'what', type: 'nominal', title: null } },
+    facet: { column: { field: panel, type: 'nominal', title: null, ...(panelOrder ? { sort: panelOrder } : {}) } },
     spec: {
       width: 300,
       height: 240,
       mark: { type: 'line', point: true },
       encoding: {
         x: { field: 'clusters', type: 'quantitative', title: 'clusters (log)', scale: { type: 'log' } },
-        y: { field: 'kib', type: 'quantitative', title: 'KiB per cluster' },
+        y: { field: y.field, type: 'quantitative', title: y.title, ...(y.log ? { scale: { type: 'log' } } : {}) },
         color: implColor,
       },
     },
@@ -164,7 +173,7 @@ export async function renderSvg(spec: TopLevelSpec): Promise<string> {
 export async function writeCharts(results: readonly ScenarioResult[], dir: string): Promise<string[]> {
   const written: string[] = [];
   for (const result of results) {
-    const spec = chartSpec(result);
+    const spec = chartSpec(result, results);
     if (!spec) continue;
     await mkdir(dir, { recursive: true });
     const file = join(dir, `${result.name}.svg`);
