@@ -44,10 +44,10 @@ const chartPercentiles = [...Array.from({ length: 99 }, (_, i) => i + 1), 99.5, 
 export async function latencyScenario(ctx: ScenarioContext): Promise<ScenarioResult> {
   const clusters = ctx.quick ? 4 : 10;
   const objects = ctx.quick ? 20 : 100;
-  const windowMs = ctx.quick ? 2000 : 10_000;
+  const windowMs = ctx.quick ? 1500 : 10_000;
   const windows = ctx.quick ? 1 : 3;
-  const warmupMs = ctx.quick ? 1000 : 3000;
-  const capacityMs = ctx.quick ? 2000 : 5000;
+  const warmupMs = ctx.quick ? 500 : 3000;
+  const capacityMs = ctx.quick ? 1500 : 5000;
   const writers = 32;
   const fleet = await FleetProcess.start(clusters, objects);
   const results: LatencyResult[] = [];

@@ -45,7 +45,7 @@ export function memoryScenario(ctx: ScenarioContext): Promise<ScenarioResult> {
 
 export function scaleScenario(ctx: ScenarioContext): Promise<ScenarioResult> {
   const impls = ctx.impls.filter((impl) => impl.name !== 'go-mcr');
-  return memoryAt({ ...ctx, impls }, 'scale', ctx.quick ? [40] : [5000]);
+  return memoryAt({ ...ctx, impls }, 'scale', ctx.quick ? [20] : [5000]);
 }
 
 async function memoryAt(ctx: ScenarioContext, name: 'memory' | 'scale', sizes: number[]): Promise<ScenarioResult> {
