@@ -15,8 +15,12 @@ export class Deque<T> {
     if (this.head >= this.items.length) return undefined;
     const item = this.items[this.head];
     this.items[this.head++] = undefined;
-    // Compact once the consumed prefix dominates, so memory follows the live length.
-    if (this.head > 1024 && this.head * 2 > this.items.length) {
+    if (this.head === this.items.length) {
+      // Empty: start over, so a deque kept while idle does not hold the slots it has consumed.
+      this.items.length = 0;
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.items.length) {
+      // Compact once the consumed prefix dominates, so memory follows the live length.
       this.items = this.items.slice(this.head);
       this.head = 0;
     }
