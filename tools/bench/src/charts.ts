@@ -28,8 +28,10 @@ export function chartSpec(result: ScenarioResult, others: readonly ScenarioResul
     case 'engage':
       return engageChart(rows);
     case 'memory':
-    case 'scale':
       return memoryChart(rows);
+    case 'scale':
+      // Drawn into the memory chart when both ran.
+      return others.some((o) => o.name === 'memory') ? undefined : memoryChart(rows);
     case 'throughput':
       return throughputChart(rows);
     default:
@@ -102,17 +104,11 @@ function memoryChart(rows: Row[]): TopLevelSpec {
 }
 
 /** Lines per implementation of `y` against the number of clusters (log), one panel per value of `panel`. */
-function againstClusters(
-  title: string,
-  values: Row[],
-  panel: string,
-  y: { field: string; title: string; log: boolean },
-  panelOrder?: string[],
-): TopLevelSpec {
+function againstClusters(title: string, values: Row[], panel: string, y: { field: string; title: string; log: boolean }): TopLevelSpec {
   return {
     title,
     data: { values },
-    facet: { column: { field: panel, type: 'nominal', title: null, ...(panelOrder ? { sort: panelOrder } : {}) } },
+    facet: { column: { field: panel, type: 'nominal', title: null } },
     spec: {
       width: 300,
       height: 240,
