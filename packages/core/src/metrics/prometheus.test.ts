@@ -98,6 +98,10 @@ describe('PrometheusMetrics', () => {
     const json = await m.registry.getMetricsAsJSON();
     const adds = json.find((metric) => metric.name === 'mcr_workqueue_adds_total');
     expect(adds?.values).toEqual([{ value: 3, labels: { name: 'cm', cluster: 'a' } }]);
+    m.registry.resetMetrics();
+    expect(await m.scrape()).not.toContain('cluster="a"');
+    m.queueAdd('cm', 'a');
+    expect(await m.scrape()).toContain('mcr_workqueue_adds_total{name="cm",cluster="a"} 1');
   });
 
   it("exposes its histograms exactly as prom-client's own Histogram does for the same observations", async () => {

@@ -35,7 +35,7 @@ export class Tally {
   private constructor(options: TallyOptions, create: (collect: () => void) => Counter | Gauge) {
     this.labelsOf = options.labels;
     const metric = create(() => {
-      metric.reset();
+      clearSeries();
       for (const cells of this.groups.values()) {
         for (const cell of cells.values()) {
           if (metric instanceof Gauge) metric.set(cell.labels, cell.value);
@@ -43,6 +43,12 @@ export class Tally {
         }
       }
     });
+    const clearSeries = metric.reset.bind(metric);
+    // The registry's resetMetrics() resets the tallied values too, as it does every other metric.
+    metric.reset = () => {
+      this.groups.clear();
+      clearSeries();
+    };
   }
 
   /** A counter: `add` only. */
