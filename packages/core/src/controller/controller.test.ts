@@ -493,6 +493,26 @@ describe('reconcile context, made on first use', () => {
     expect(late!.aborted).toBe(true);
   });
 
+  it('keeps signal and log when the context is spread to replace one field', async () => {
+    let spread: ReconcileContext | undefined;
+    const c = newController('spread', {
+      logger: silentLogger,
+      reconciler: async (_req, ctx) => {
+        spread = { ...ctx, log: ctx.log.with({ step: 'one' }) };
+      },
+    });
+    const src = new ScriptedSource();
+    c.multiClusterWatch(src);
+    run(c);
+    const engagement = new AbortController();
+    await c.engage(engagement.signal, 'a', new ScriptedCluster('a'));
+    src.emit('a', { name: 'x' });
+    await vi.waitFor(() => expect(spread).toBeDefined());
+    expect(spread!.clusterName).toBe('a');
+    expect(spread!.signal).toBeInstanceOf(AbortSignal);
+    expect(typeof spread!.log.info).toBe('function');
+  });
+
   it('keeps one reconcile ID within a reconcile and gives the next reconcile another', async () => {
     const ids: unknown[] = [];
     const c = newController('ids', {

@@ -2,49 +2,49 @@
  * The context one reconcile is given: a signal of its own (a child of its cluster's engagement, so listeners the
  * reconciler leaves on it go with it) and a logger that names the request and a reconcile ID. Both are made when first
  * read: most reconciles of a busy controller never log, and many never pass the signal on, so a reconcile that does
- * not use them costs no AbortController, logger or UUID.
+ * not use them costs no AbortController, logger or UUID. The context is a plain object whose `signal` and `log` are
+ * own enumerable getters, so `{ ...ctx, log: ctx.log.with(...) }` keeps the signal.
  */
 import { randomUUID } from 'node:crypto';
-import type { ClusterName } from '../fleet/cluster-name.js';
 import type { Logger } from '../log/logger.js';
 import type { ReconcileContext, Request } from '../reconcile/types.js';
 import { linkedAbort, type LinkedAbort } from '../signal/linked.js';
 
-export class LazyReconcileContext implements ReconcileContext {
-  readonly clusterName: ClusterName;
-  private abort: LinkedAbort | undefined;
-  private logger: Logger | undefined;
-  private over = false;
-
-  constructor(
-    private readonly req: Request,
-    private readonly parent: AbortSignal | undefined,
-    private readonly controllerLog: Logger,
-  ) {
-    this.clusterName = req.clusterName;
-  }
-
-  get signal(): AbortSignal {
-    if (!this.abort) {
-      this.abort = linkedAbort(this.parent);
-      // Read after the reconcile returned: its work is over, so the signal is not linked any more.
-      if (this.over) this.abort.dispose();
-    }
-    return this.abort.signal;
-  }
-
-  get log(): Logger {
-    return (this.logger ??= this.controllerLog.with({
-      cluster: this.req.clusterName,
-      namespace: this.req.namespace,
-      name: this.req.name,
-      reconcileID: randomUUID(),
-    }));
-  }
-
+/** A reconcile's context and what ends it. */
+export interface LazyReconcileContext {
+  readonly ctx: ReconcileContext;
   /** The reconcile returned: unlink its signal from the engagement. */
-  dispose(): void {
-    this.over = true;
-    this.abort?.dispose();
-  }
+  readonly dispose: () => void;
+}
+
+export function lazyReconcileContext(req: Request, parent: AbortSignal | undefined, controllerLog: Logger): LazyReconcileContext {
+  let abort: LinkedAbort | undefined;
+  let logger: Logger | undefined;
+  let over = false;
+  const ctx: ReconcileContext = {
+    clusterName: req.clusterName,
+    get signal(): AbortSignal {
+      if (!abort) {
+        abort = linkedAbort(parent);
+        // Read after the reconcile returned: its work is over, so the signal is not linked any more.
+        if (over) abort.dispose();
+      }
+      return abort.signal;
+    },
+    get log(): Logger {
+      return (logger ??= controllerLog.with({
+        cluster: req.clusterName,
+        namespace: req.namespace,
+        name: req.name,
+        reconcileID: randomUUID(),
+      }));
+    },
+  };
+  return {
+    ctx,
+    dispose: () => {
+      over = true;
+      abort?.dispose();
+    },
+  };
 }
