@@ -344,3 +344,19 @@ describe('Watcher.forEach', () => {
     expect(() => pushed[Symbol.asyncIterator]()).toThrow(/can be iterated only once/);
   });
 });
+
+describe('Watcher iteration when the loop itself throws', () => {
+  it('rejects the waiting next() with the error, as a generator would, instead of ending quietly', async () => {
+    const broken: ListWatcher = {
+      get resource(): string {
+        throw new Error('resource name unavailable');
+      },
+      list: () => Promise.reject(new Error('not reached')),
+      watch: () => Promise.reject(new Error('not reached')),
+    };
+    const it = new Watcher(broken, new AbortController().signal)[Symbol.asyncIterator]();
+    await expect(it.next()).resolves.toMatchObject({ value: { type: 'init' }, done: false });
+    await expect(it.next()).rejects.toThrow('resource name unavailable');
+    await expect(it.next()).resolves.toEqual({ value: undefined, done: true });
+  });
+});

@@ -134,7 +134,7 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
     this.claim();
     // A consumer that stops iterating aborts in-flight requests too, so the loop is not left parked on a socket.
     const stop = linkedAbort(this.signal);
-    let waiting: ((result: IteratorResult<WatcherEvent<T>>) => void) | undefined;
+    let waiting: { resolve: (result: IteratorResult<WatcherEvent<T>>) => void; reject: (err: unknown) => void } | undefined;
     let resume: (() => void) | undefined;
     let running: Promise<void> | undefined;
     let finished = false;
@@ -142,24 +142,29 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
       const consumer = waiting;
       if (!consumer) return undefined; // return() was called meanwhile: the loop is stopping
       waiting = undefined;
-      consumer({ value: event, done: false });
+      consumer.resolve({ value: event, done: false });
       return new Promise<void>((r) => (resume = r));
     };
-    const end = (): void => {
+    /** The loop ended: the waiting consumer is told it is done, or gets what the loop threw (as from a generator). */
+    const end = (failed?: { error: unknown }): void => {
       finished = true;
-      waiting?.({ value: undefined, done: true });
+      if (failed) waiting?.reject(failed.error);
+      else waiting?.resolve({ value: undefined, done: true });
       waiting = undefined;
     };
     return {
       next: () => {
         if (finished) return Promise.resolve({ value: undefined, done: true });
-        const result = new Promise<IteratorResult<WatcherEvent<T>>>((r) => (waiting = r));
+        const result = new Promise<IteratorResult<WatcherEvent<T>>>((resolve, reject) => (waiting = { resolve, reject }));
         if (running) {
           const go = resume;
           resume = undefined;
           go?.();
         } else {
-          running = this.run(stop.signal, handOver).finally(end);
+          running = this.run(stop.signal, handOver).then(
+            () => end(),
+            (error: unknown) => end({ error }),
+          );
         }
         return result;
       },
