@@ -492,7 +492,7 @@ printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential",
     }
   });
 
-  it('a client certificate from the plugin authenticates the connection; a rejected one is replaced on a new pool', async () => {
+  it('a client certificate from the plugin authenticates the connection; a rejected one is replaced on new connections', async () => {
     // Run 1 prints a certificate from a CA the server does not trust (so: 401), run 2 the admin certificate.
     const rogue = await issueClientCertificate(await createCertificateAuthority(), { commonName: 'mallory' });
     const admin = configFor(server).getCurrentUser()!;

@@ -1,9 +1,9 @@
 /**
- * How many requests of one Transport are handed to undici at once; the others wait here, first come first served.
- * undici's pool keeps a request that finds every connection busy in its own queue even after the request's signal
- * aborted, and later opens a connection for it only to abort it on the spot: after a burst of abandoned requests
- * (the lists of a thousand engagements cancelled in a row) the pool opened one TLS connection per abandoned request,
- * one after another, for minutes. A request aborted while it waits here just leaves the queue.
+ * How many requests of one Transport are in flight at once; the others wait here, first come first served.
+ * A request aborted while it waits just leaves the queue: it never takes a connection. (undici's own pool kept such
+ * a request queued and later opened a connection for it only to abort it on the spot: after a burst of abandoned
+ * requests, the lists of a thousand engagements cancelled in a row, that was one TLS connection per abandoned
+ * request, one after another, for minutes.)
  */
 import { subscribeAbort } from '../signal/fanout.js';
 

@@ -8,7 +8,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, InvalidRequestError, TransportClosedError, TransportConfigError, TransportError, isNotFound } from './errors.js';
-import { Transport, type WatchEvent } from './transport.js';
+import { Transport, type TransportOptions, type WatchEvent } from './transport.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -17,7 +17,11 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-async function serve(handler: Handler, prefix = ''): Promise<{ transport: Transport; server: Server; requests: IncomingMessage[] }> {
+async function serve(
+  handler: Handler,
+  prefix = '',
+  options: TransportOptions = {},
+): Promise<{ transport: Transport; server: Server; requests: IncomingMessage[] }> {
   const requests: IncomingMessage[] = [];
   const server = createServer((req, res) => {
     requests.push(req);
@@ -25,7 +29,7 @@ async function serve(handler: Handler, prefix = ''): Promise<{ transport: Transp
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const transport = Transport.forConfig(kubeconfig(`http://127.0.0.1:${port}${prefix}`, { token: 'secret-token' }));
+  const transport = Transport.forConfig(kubeconfig(`http://127.0.0.1:${port}${prefix}`, { token: 'secret-token' }), options);
   cleanups.push(async () => {
     await transport.close();
     server.closeAllConnections();
@@ -220,6 +224,43 @@ describe('Transport.request', () => {
     await transport.request({ method: 'GET', path: '/after' });
     expect(connections).toBe(10);
     expect(requests.map((r) => r.url).filter((u) => u?.startsWith('/gone/'))).toEqual([]);
+  });
+
+  it('reuses kept-alive connections, gives requests at most maxConnections of them, and a watch one of its own', async () => {
+    const held: ServerResponse[] = [];
+    const { transport, server } = await serve(
+      (req, res) => {
+        if (req.url?.startsWith('/hold/')) held.push(res);
+        else if (req.url?.startsWith('/watch-held')) res.writeHead(200).flushHeaders();
+        else if (req.url?.startsWith('/watch-ends')) res.writeHead(200).end('{"type":"ADDED","object":{"metadata":{"name":"a"}}}\n');
+        else json(res, 200, {});
+      },
+      '',
+      { maxConnections: 2 },
+    );
+    server.keepAliveTimeout = 60_000;
+    let connections = 0;
+    server.on('connection', () => connections++);
+    for (let i = 0; i < 5; i++) await transport.request({ method: 'GET', path: '/one-after-another' });
+    expect(await collect(await transport.watch({ path: '/watch-ends', signal: new AbortController().signal }))).toHaveLength(1);
+    expect(connections).toBe(1);
+
+    // Four requests the server holds: two reach it, two wait for a free connection.
+    const four = Array.from({ length: 4 }, (_, i) => transport.request({ method: 'GET', path: `/hold/${i}` }));
+    await vi.waitFor(() => expect(held).toHaveLength(2));
+    for (const res of held.splice(0)) json(res, 200, {});
+    await vi.waitFor(() => expect(held).toHaveLength(2));
+    for (const res of held.splice(0)) json(res, 200, {});
+    await Promise.all(four);
+    expect(connections).toBe(2);
+
+    // Three open watches take the two idle connections and one new one; requests then get two new ones.
+    const stop = new AbortController();
+    await Promise.all(Array.from({ length: 3 }, () => transport.watch({ path: '/watch-held', signal: stop.signal })));
+    expect(connections).toBe(3);
+    await Promise.all(Array.from({ length: 4 }, () => transport.request({ method: 'GET', path: '/beside-watches' })));
+    expect(connections).toBe(5);
+    stop.abort();
   });
 
   it('refuses an unencoded or relative path before sending anything', async () => {

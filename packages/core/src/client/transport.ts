@@ -2,10 +2,11 @@
  * The HTTP connection to one API server as one user: every client call, discovery read and watch of a cluster goes
  * through one Transport, which owns one keep-alive connection pool (client-node builds a new pool per request).
  *
- * - Two undici Agents share the TLS material: a bounded pool for requests, and a separate, unbounded one for watches,
- *   so long-lived watches (one HTTP/1.1 connection each) can never starve ordinary requests of connections.
+ * - Connections are lent whole to one request or one watch (see connections.ts). At most `maxConnections` requests
+ *   are in flight at once (see request-slots.ts); a watch holds its own connection while it is open, so long-lived
+ *   watches (one HTTP/1.1 connection each) can never starve ordinary requests of connections.
  * - Credentials are resolved per request (see RequestAuth). When they carry new TLS material (a rotated client
- *   certificate from an exec plugin) new Agents are made and the old ones drained.
+ *   certificate from an exec plugin) new connections are made and the old ones drained.
  * - A 401 on a credential from an exec plugin invalidates it and retries the request once with a fresh one.
  * - A 429, or a 5xx with Retry-After, is sent again after the wait the server asked for (a few times, short waits).
  * - Requests time out after `requestTimeoutMs` (default 30 s). Watches have no overall deadline; instead they fail
@@ -17,10 +18,11 @@
  *   than `maxResponseBytes`, or a watch event longer than `maxWatchEventLength`, fails that request or watch with a
  *   TransportError of kind `too-large` as soon as the limit is passed, and the connection is dropped.
  */
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { deadline } from '../signal/deadline.js';
 import { sleep } from '../signal/wait.js';
+import { Connections } from './connections.js';
 import { Reachability } from './reachability.js';
 import { RequestSlots } from './request-slots.js';
 import { readLimited } from './response-body.js';
@@ -40,10 +42,16 @@ import { WatchDecodeError, WatchLineDecoder, WatchLineTooLongError, type WatchEv
 export type { WatchEvent } from './watch-decoder.js';
 export type { HttpMethod, Query, TransportOptions, TransportRequest, WatchRequest } from './transport-options.js';
 
-interface Pools {
+/** The connections for the TLS material in use, named by that material. */
+interface Current {
   tlsKey: string;
-  requests: Agent;
-  watches: Agent;
+  connections: Connections;
+}
+
+/** An answer, and the connection it came on: give that back once the body has been read or dropped. */
+interface Dispatched {
+  response: Dispatcher.ResponseData;
+  giveBack: () => void;
 }
 
 const defaultIdleTimeoutMs = 5 * 60_000;
@@ -58,9 +66,9 @@ export class Transport {
   private readonly basePath: string;
   private readonly auth: RequestAuth;
   private readonly options: Required<Omit<TransportOptions, 'watchIdleTimeoutMs' | 'exec'>> & { watchIdleTimeoutMs?: number };
-  private pools: Pools | undefined;
-  /** Pools replaced after a TLS change, draining; destroyed on close. */
-  private readonly retired = new Set<Agent>();
+  private current: Current | undefined;
+  /** Connections replaced after a TLS change, draining; destroyed on close. */
+  private readonly retired = new Set<Connections>();
   /** At most `maxConnections` requests reach the request pool at once (see request-slots.ts). */
   private readonly requestSlots: RequestSlots;
   private closed = false;
@@ -132,14 +140,16 @@ export class Transport {
     const timer = deadline(req.signal, timeoutMs);
     const signal = timer.signal;
     let release: (() => void) | undefined;
+    let giveBack: (() => void) | undefined;
     try {
       // Held until the answer is read: the connection is busy until then. Waiting for it counts against the deadline.
       release = await this.requestSlots.acquire(signal);
-      const {
-        statusCode,
-        headers: resHeaders,
-        body: resBody,
-      } = await this.dispatch('requests', req.method, req.path, req.query, headers, body, signal, { bodyTimeout: timeoutMs });
+      const dispatched = await this.dispatch(req.method, req.path, req.query, headers, body, signal, {
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      giveBack = dispatched.giveBack;
+      const { statusCode, headers: resHeaders, body: resBody } = dispatched.response;
       let text: string;
       try {
         text = await readLimited(resBody, this.options.maxResponseBytes, description);
@@ -158,6 +168,7 @@ export class Transport {
       if (isOwnError(err)) throw err;
       throw this.failure(err, description, req.signal, timer.timedOut, timeoutMs);
     } finally {
+      giveBack?.();
       release?.();
       timer.dispose();
     }
@@ -174,27 +185,22 @@ export class Transport {
     const idleMs = req.idleTimeoutMs ?? this.options.watchIdleTimeoutMs ?? idleTimeoutFor(query);
     // The timer bounds the wait for response headers only; after that the idle timeout guards the stream.
     const link = deadline(req.signal, this.options.requestTimeoutMs);
-    let response: Dispatcher.ResponseData;
+    let dispatched: Dispatched;
     try {
-      response = await this.dispatch(
-        'watches',
-        'GET',
-        req.path,
-        query,
-        { Accept: req.accept ?? 'application/json' },
-        undefined,
-        link.signal,
-        {
-          bodyTimeout: idleMs,
-        },
-      );
+      dispatched = await this.dispatch('GET', req.path, query, { Accept: req.accept ?? 'application/json' }, undefined, link.signal, {
+        headersTimeout: this.options.requestTimeoutMs,
+        bodyTimeout: idleMs,
+      });
     } catch (err) {
       link.dispose();
       if (isOwnError(err)) throw err;
       throw this.failure(err, description, req.signal, link.timedOut, this.options.requestTimeoutMs);
     }
     link.clearTimer();
-    const { statusCode, headers, body } = response;
+    const { statusCode, headers, body } = dispatched.response;
+    // The connection is free again once the body is done with: read to its end, or dropped (by the consumer leaving,
+    // the signal aborting or the server), even if nobody ever iterates the watch.
+    body.once('close', dispatched.giveBack);
     if (statusCode < 200 || statusCode > 299) {
       const text = await readLimited(body, this.options.maxResponseBytes, description).catch(() => '');
       link.dispose();
@@ -241,24 +247,23 @@ export class Transport {
     if (this.closed) return;
     this.closed = true;
     this.reachability.close();
-    const agents = [...this.retired];
-    if (this.pools) agents.push(this.pools.requests, this.pools.watches);
-    this.pools = undefined;
+    const all = [...this.retired];
+    if (this.current) all.push(this.current.connections);
+    this.current = undefined;
     this.retired.clear();
-    await Promise.all(agents.map((a) => a.destroy().catch(() => undefined)));
+    await Promise.all(all.map((connections) => connections.destroy()));
   }
 
   /** Resolves credentials, sends, and on a 401 with a refreshable credential retries once with a new one. */
   private async dispatch(
-    pool: 'requests' | 'watches',
     method: string,
     path: string,
     query: Query | undefined,
     headers: Record<string, string>,
     body: string | undefined,
     signal: AbortSignal,
-    timeouts: { bodyTimeout: number },
-  ): Promise<Dispatcher.ResponseData> {
+    timeouts: { headersTimeout: number; bodyTimeout: number },
+  ): Promise<Dispatched> {
     if (!validPath.test(path)) {
       throw new InvalidRequestError(`request path must start with "/" and be URL-encoded: ${JSON.stringify(path.slice(0, 200))}`);
     }
@@ -267,21 +272,34 @@ export class Transport {
     for (let throttled = 0; ;) {
       if (this.closed) throw new TransportClosedError(this.server);
       const credentials = await this.auth.resolve(signal);
-      const agent = this.agentFor(credentials, pool);
-      const response = await agent.request({
-        origin: this.origin,
-        path: url,
-        method: method,
-        headers: { 'User-Agent': this.options.userAgent, ...headers, ...credentials.headers },
-        body,
-        signal,
-        headersTimeout: pool === 'requests' ? timeouts.bodyTimeout : this.options.requestTimeoutMs,
-        bodyTimeout: timeouts.bodyTimeout,
-      });
+      const connections = this.connectionsFor(credentials);
+      const connection = connections.lend();
+      let given = false;
+      const giveBack = () => {
+        if (given) return;
+        given = true;
+        connections.giveBack(connection);
+      };
+      let response: Dispatcher.ResponseData;
+      try {
+        response = await connection.request({
+          path: url,
+          method: method,
+          headers: { 'User-Agent': this.options.userAgent, ...headers, ...credentials.headers },
+          body,
+          signal,
+          headersTimeout: timeouts.headersTimeout,
+          bodyTimeout: timeouts.bodyTimeout,
+        });
+      } catch (err) {
+        giveBack();
+        throw err;
+      }
       this.reachability.answered();
       if (response.statusCode === 401 && !refreshed && this.auth.canRefresh) {
         refreshed = true;
         await response.body.dump().catch(() => undefined);
+        giveBack();
         this.auth.rejected(credentials);
         continue;
       }
@@ -289,42 +307,31 @@ export class Transport {
       if (waitSeconds !== undefined && waitSeconds <= maxRetryAfterSeconds && throttled < this.options.maxThrottleRetries) {
         throttled++;
         await response.body.dump().catch(() => undefined);
+        giveBack();
         // Cut short by the request's deadline or the caller: fail with that reason, as the request itself would.
         if (!(await sleep(waitSeconds * 1000, signal))) throw signal.reason;
         continue;
       }
-      return response;
+      return { response, giveBack };
     }
   }
 
-  private agentFor(credentials: RequestCredentials, pool: 'requests' | 'watches'): Agent {
-    if (!this.pools || this.pools.tlsKey !== credentials.tlsKey) {
-      const old = this.pools;
-      this.pools = {
-        tlsKey: credentials.tlsKey,
-        requests: this.newAgent(credentials.tls, this.options.maxConnections),
-        watches: this.newAgent(credentials.tls, undefined),
-      };
-      if (old) {
-        for (const agent of [old.requests, old.watches]) {
-          this.retired.add(agent);
-          // Lets requests and watches in flight finish on the old material, then frees the sockets.
-          void agent
-            .close()
-            .catch(() => undefined)
-            .finally(() => this.retired.delete(agent));
-        }
-      }
+  /** The connections for this TLS material; new material (a rotated client certificate) gets new connections. */
+  private connectionsFor(credentials: RequestCredentials): Connections {
+    if (this.current?.tlsKey === credentials.tlsKey) return this.current.connections;
+    const old = this.current?.connections;
+    this.current = { tlsKey: credentials.tlsKey, connections: this.newConnections(credentials.tls) };
+    if (old) {
+      this.retired.add(old);
+      // Lets requests and watches in flight finish on the old material, then frees the sockets.
+      void old.close().finally(() => this.retired.delete(old));
     }
-    return this.pools[pool];
+    return this.current.connections;
   }
 
-  private newAgent(tls: TlsMaterial, connections: number | undefined): Agent {
-    return new Agent({
-      connections: connections ?? null,
-      pipelining: 1,
-      keepAliveTimeout: this.options.keepAliveTimeoutMs,
-      keepAliveMaxTimeout: this.options.keepAliveTimeoutMs,
+  private newConnections(tls: TlsMaterial): Connections {
+    return new Connections(this.origin, {
+      keepAliveTimeoutMs: this.options.keepAliveTimeoutMs,
       connect: {
         timeout: this.options.connectTimeoutMs,
         ca: tls.ca,
