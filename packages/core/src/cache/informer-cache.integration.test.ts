@@ -215,6 +215,13 @@ describe('InformerCache against the in-memory API server', () => {
     expect(unhandled).toEqual([]);
   });
 
+  it('asks for 5,000 objects a page unless told otherwise', async () => {
+    const env = await setup();
+    await createCM(env, 'one');
+    expect((await env.cache.list(CM, { namespace: NS })).items).toHaveLength(1);
+    expect(env.queries.filter((q) => q.kind === 'list').map((q) => q.query['limit'])).toEqual([5000]);
+  });
+
   it('lists across pages', async () => {
     const env = await setup({ cache: { watcher: { pageSize: 7 } } });
     for (let i = 0; i < 30; i++) await createCM(env, `cm-${String(i).padStart(2, '0')}`);

@@ -56,7 +56,10 @@ type Failure = { error: WatcherError; retryInMs: number };
 
 /** Options of a Watcher: list page size, watch timeouts and stall detection, and the backoff between attempts. */
 export interface WatcherOptions {
-  /** List page size. Default 500. */
+  /**
+   * List page size. Default 5,000: each page is one round trip, and a page's answer is bounded by the transport's
+   * `maxResponseBytes` whatever its size (objects are buffered until the list is whole either way).
+   */
   pageSize?: number;
   /** Server-side watch timeout. Default 290 s, shortened by up to `timeoutJitter` so watches do not reconnect in step. */
   timeoutSeconds?: number;
@@ -100,7 +103,7 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
     private readonly signal: AbortSignal,
     options: WatcherOptions = {},
   ) {
-    this.pageSize = options.pageSize ?? 500;
+    this.pageSize = options.pageSize ?? 5_000;
     this.timeoutSeconds = options.timeoutSeconds ?? 290;
     this.timeoutJitter = options.timeoutJitter ?? 0.1;
     this.stallGraceMs = options.stallGraceMs ?? 30_000;
