@@ -100,8 +100,8 @@ export class InformerCache implements Cache {
   private readonly running = new Set<Promise<void>>();
   private state: 'new' | 'started' | 'stopped' = 'new';
   private readonly startWaiters = new Set<() => void>();
-  /** Aborted with the breach when a limit is passed: the cache stops. */
-  private readonly failed = new AbortController();
+  /** Aborted with the breach when a limit is passed: the cache stops. Only with limits: nothing else fails a cache. */
+  private readonly failed: AbortController | undefined;
   private readonly budget: CacheBudget | undefined;
 
   constructor(options: InformerCacheOptions) {
@@ -113,10 +113,11 @@ export class InformerCache implements Cache {
     this.clusterName = options.clusterName ?? '';
     const limits = options.limits;
     if (limits && (limits.maxObjects !== undefined || limits.maxBytes !== undefined)) {
+      const failed = (this.failed = new AbortController());
       this.budget = new CacheBudget(limits, this.clusterName, (err) => {
         this.log.error("cache limit exceeded; stopping this cluster's cache", err, { limit: err.limit, max: err.max });
         this.metrics.cacheLimitExceeded?.(this.clusterName, err.limit);
-        this.failed.abort(err);
+        failed.abort(err);
       });
     }
   }
@@ -217,7 +218,7 @@ export class InformerCache implements Cache {
     for (const resolve of this.startWaiters) resolve();
     this.startWaiters.clear();
     for (const entry of this.entries.values()) if (entry.informer) this.launch(entry);
-    await whenAborted(AbortSignal.any([signal, this.failed.signal]));
+    await whenAborted(this.failed ? AbortSignal.any([signal, this.failed.signal]) : signal);
     this.state = 'stopped';
     for (const entry of this.entries.values()) entry.stop?.abort();
     await Promise.all(this.running);

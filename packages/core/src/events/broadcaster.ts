@@ -74,7 +74,8 @@ export class EventBroadcaster {
   /** Recent Events by aggregation key; the map's order is least recently observed first. */
   private readonly cache = new Map<string, Entry>();
   private readonly queue: Entry[] = [];
-  private readonly stopWrites = new AbortController();
+  /** Cuts the writes short once `stop` has waited `flushTimeoutMs`; made with the first write (most clusters have none). */
+  private stopWritesController: AbortController | undefined;
   private draining: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
@@ -110,15 +111,23 @@ export class EventBroadcaster {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     for (const e of this.cache.values()) if (e.written > 0 && e.count > e.written) this.enqueue(e, true);
-    const deadline = setTimeout(() => this.stopWrites.abort(), this.flushTimeoutMs);
+    const deadline = setTimeout(() => this.abortWrites(), this.flushTimeoutMs);
     try {
       await this.drain();
     } finally {
       clearTimeout(deadline);
-      this.stopWrites.abort();
+      this.abortWrites();
       for (const e of this.queue.splice(0)) this.drop(e, 'stopped');
       this.cache.clear();
     }
+  }
+
+  private get stopWrites(): AbortSignal {
+    return (this.stopWritesController ??= new AbortController()).signal;
+  }
+
+  private abortWrites(): void {
+    (this.stopWritesController ??= new AbortController()).abort();
   }
 
   private record(
@@ -208,7 +217,7 @@ export class EventBroadcaster {
       try {
         for (let entry = this.queue.shift(); entry; entry = this.queue.shift()) {
           entry.queued = false;
-          if (this.stopWrites.signal.aborted) {
+          if (this.stopWrites.aborted) {
             this.drop(entry, 'stopped');
             continue;
           }
@@ -238,7 +247,7 @@ export class EventBroadcaster {
       try {
         if (entry.written === 0) {
           const body = { ...entry.event, ...(series ? { series } : {}) };
-          const created = await this.client.create(body, { signal: this.stopWrites.signal });
+          const created = await this.client.create(body, { signal: this.stopWrites });
           entry.event = {
             ...entry.event,
             metadata: { ...entry.event.metadata, name: created.metadata?.name ?? entry.event.metadata.name },
@@ -248,7 +257,7 @@ export class EventBroadcaster {
             EVENTS,
             { namespace: entry.event.metadata.namespace, name: entry.event.metadata.name },
             { type: 'merge', body: { series } },
-            { signal: this.stopWrites.signal },
+            { signal: this.stopWrites },
           );
         }
         const first = entry.written === 0;
@@ -264,13 +273,13 @@ export class EventBroadcaster {
           entry.event = { ...entry.event, metadata: { ...entry.event.metadata, name: eventName(entry.event.regarding, new Date()) } };
           continue;
         }
-        if (this.stopWrites.signal.aborted || !isRetryable(err) || attempt >= MAX_ATTEMPTS) {
+        if (this.stopWrites.aborted || !isRetryable(err) || attempt >= MAX_ATTEMPTS) {
           this.warnOnce(err);
           if (entry.written === 0) this.cache.delete(entry.key);
-          this.drop(entry, this.stopWrites.signal.aborted ? 'stopped' : 'write_failed');
+          this.drop(entry, this.stopWrites.aborted ? 'stopped' : 'write_failed');
           return;
         }
-        await backoff(attempt, this.stopWrites.signal);
+        await backoff(attempt, this.stopWrites);
       }
     }
   }
