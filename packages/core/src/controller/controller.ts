@@ -23,7 +23,7 @@ import { deadline } from '../signal/deadline.js';
 import { Engagement, type EndReason } from './engagement.js';
 import { linkedAbort } from '../signal/linked.js';
 import { InFlight } from './in-flight.js';
-import { lazyReconcileContext } from './reconcile-context.js';
+import { endReconcileContext, lazyReconcileContext } from './reconcile-context.js';
 import { ControllerAlreadyStartedError, ControllerEngageFailedError, WaitForSyncTimeoutError } from './errors.js';
 import { resolveControllerOptions, type ControllerOptions } from './options.js';
 
@@ -272,14 +272,14 @@ export class Controller implements Runnable, Aware {
     const eng = this.engagements.get(req.clusterName);
     // One parent is enough: an engagement ends ('stopped') when the controller stops, as well as when its cluster
     // goes.
-    const { ctx, dispose } = lazyReconcileContext(req, eng?.signal ?? this.runSignal, this.log);
+    const ctx = lazyReconcileContext(req, eng?.signal ?? this.runSignal, this.log);
     const t0 = performance.now();
     this.metrics.activeWorkers(this.name, ++this.active);
     let outcome: ReconcileOutcome | undefined;
     try {
       outcome = await this.invoke(req, ctx, eng);
     } finally {
-      dispose();
+      endReconcileContext(ctx);
       this.metrics.activeWorkers(this.name, --this.active);
       // A disengaged cluster's series were forgotten; recording now would resurrect them.
       if (outcome !== undefined && eng?.endReason !== 'disengaged') {
