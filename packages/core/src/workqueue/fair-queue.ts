@@ -25,11 +25,16 @@ export interface FairQueueOptions<T> {
   clock?: Clock;
 }
 
+/** One key's state; it exists while the key is dirty or processing (or both), and is dropped when neither. */
 interface Entry<T> {
   item: T;
   readonly group: string;
   /** When the item entered its group's FIFO (for latency). */
   since: number;
+  /** Must be processed: waiting, or re-added while processing. */
+  dirty: boolean;
+  /** Handed out and not yet `done`. */
+  processing: boolean;
 }
 
 type Waiter<T> = (item: T | undefined) => void;
@@ -41,10 +46,12 @@ export class FairQueue<T> implements Queue<T> {
   private readonly metrics: MetricsRecorder;
   private readonly clock: Clock;
 
-  /** Items that must be processed (waiting, or re-added while processing). */
-  private readonly dirty = new Map<string, Entry<T>>();
-  /** Keys handed out and not yet `done`, with their group. */
-  private readonly processing = new Map<string, string>();
+  /**
+   * Keys that are dirty, processing or both (client-go keeps two sets; one map whose entries carry both flags is
+   * one insert and one delete per item instead of two each, and Map deletes that shrink the table are garbage).
+   */
+  private readonly entries = new Map<string, Entry<T>>();
+  private processingNow = 0;
   /** Waiting keys per group, and the order in which groups take turns. */
   private readonly fifos = new Map<string, Deque<string>>();
   private readonly turns = new Deque<string>();
@@ -66,11 +73,17 @@ export class FairQueue<T> implements Queue<T> {
   add(item: T): void {
     if (this.shuttingDown) return;
     const key = this.keyOf(item);
-    if (this.dirty.has(key)) return;
-    const entry: Entry<T> = { item, group: this.groupOf(item), since: 0 };
-    this.dirty.set(key, entry);
+    let entry = this.entries.get(key);
+    if (entry?.dirty) return;
+    if (entry) {
+      entry.item = item;
+      entry.dirty = true;
+    } else {
+      entry = { item, group: this.groupOf(item), since: 0, dirty: true, processing: false };
+      this.entries.set(key, entry);
+    }
     this.metrics.queueAdd(this.name, entry.group);
-    if (this.processing.has(key)) return;
+    if (entry.processing) return;
     this.enqueue(key, entry);
     this.dispatch();
   }
@@ -86,7 +99,7 @@ export class FairQueue<T> implements Queue<T> {
 
   /** Items being processed now. */
   processingCount(): number {
-    return this.processing.size;
+    return this.processingNow;
   }
 
   /**
@@ -112,24 +125,27 @@ export class FairQueue<T> implements Queue<T> {
 
   done(item: T): void {
     const key = this.keyOf(item);
-    if (!this.processing.delete(key)) return;
-    const entry = this.dirty.get(key);
-    if (entry && !this.shuttingDown) {
+    const entry = this.entries.get(key);
+    if (!entry?.processing) return;
+    entry.processing = false;
+    this.processingNow--;
+    if (!entry.dirty) this.entries.delete(key);
+    else if (!this.shuttingDown) {
       this.enqueue(key, entry);
       this.dispatch();
     }
-    if (this.processing.size === 0) for (const resolve of this.drainWaiters) resolve();
+    if (this.processingNow === 0) for (const resolve of this.drainWaiters) resolve();
   }
 
   /** Drops the group's waiting items, and its items re-added while processing, so `done` will not requeue them. */
   dropGroup(group: string): void {
     const fifo = this.fifos.get(group);
     if (fifo) {
-      for (const key of fifo) this.dirty.delete(key);
+      for (const key of fifo) this.entries.delete(key);
       this.waitingCount -= fifo.length;
       this.fifos.delete(group);
     }
-    for (const [key, g] of this.processing) if (g === group) this.dirty.delete(key);
+    for (const entry of this.entries.values()) if (entry.group === group) entry.dirty = false;
     this.metrics.queueDepth(this.name, group, 0);
   }
 
@@ -138,12 +154,15 @@ export class FairQueue<T> implements Queue<T> {
       this.shuttingDown = true;
       for (const group of this.fifos.keys()) this.metrics.queueDepth(this.name, group, 0);
       this.fifos.clear();
-      this.dirty.clear();
+      for (const [key, entry] of this.entries) {
+        if (entry.processing) entry.dirty = false;
+        else this.entries.delete(key);
+      }
       this.waitingCount = 0;
     }
     for (const waiter of this.waiters) waiter(undefined);
     this.waiters.clear();
-    if (this.processing.size === 0) for (const resolve of this.drainWaiters) resolve();
+    if (this.processingNow === 0) for (const resolve of this.drainWaiters) resolve();
   }
 
   /**
@@ -152,7 +171,7 @@ export class FairQueue<T> implements Queue<T> {
    */
   async shutDownWithDrain(signal?: AbortSignal): Promise<void> {
     this.shutDown();
-    if (this.processing.size === 0 || signal?.aborted) return;
+    if (this.processingNow === 0 || signal?.aborted) return;
     await new Promise<void>((resolve) => {
       const finish = (): void => {
         this.drainWaiters.delete(finish);
@@ -209,9 +228,10 @@ export class FairQueue<T> implements Queue<T> {
       // An emptied group keeps its (empty) deque until dropped: a cluster's next item would otherwise allocate one.
       if (fifo.length > 0) this.turns.push(group);
       else this.inTurns.delete(group);
-      const entry = this.dirty.get(key)!;
-      this.dirty.delete(key);
-      this.processing.set(key, group);
+      const entry = this.entries.get(key)!;
+      entry.dirty = false;
+      entry.processing = true;
+      this.processingNow++;
       this.metrics.queueDepth(this.name, group, fifo.length);
       this.metrics.queueLatency(this.name, group, Math.max(0, this.clock.now() - entry.since) / 1000);
       return entry.item;
