@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createLogger, silentLogger, type LogFields } from '../log/logger.js';
+import { createLogger, silentLogger, type LogFields, type Logger } from '../log/logger.js';
 import type { MetricsRecorder, ReconcileOutcome } from '../metrics/types.js';
 import { ClusterNotFoundError } from '../multicluster/errors.js';
 import { ScriptedCluster } from '../providers/clusters/scripted-cluster.test-util.js';
@@ -347,6 +347,39 @@ describe('reconcile results and errors', () => {
     const { src, metrics } = await started(rec);
     src.emit('a', { name: 'x' });
     await vi.waitFor(() => expect(metrics.outcomes.map((o) => o.outcome)).toEqual(['requeue', 'requeue', 'success']));
+  });
+
+  it('keeps its workers through a logger and a metrics sink that throw: the failed request is retried, the next one runs', async () => {
+    const rec = new Recorder();
+    let failures = 1;
+    rec.behaviour = async () => {
+      if (failures-- > 0) throw new Error('first attempt fails');
+    };
+    const throwing: Logger = {
+      debug: () => {},
+      info: () => {},
+      warn: () => {},
+      error: () => {
+        throw new Error('log sink is down');
+      },
+      with: () => throwing,
+    };
+    const metrics = new RecordingMetrics();
+    let badScrapes = 1;
+    metrics.reconcileDone = function (this: RecordingMetrics, ...args: Parameters<RecordingMetrics['reconcileDone']>) {
+      if (badScrapes-- > 0) throw new Error('metrics sink is down');
+      RecordingMetrics.prototype.reconcileDone.apply(this, args);
+    };
+    const c = make({ reconciler: rec.fn, metrics, logger: throwing, maxConcurrentReconciles: 1 });
+    const src = new ScriptedSource();
+    c.multiClusterWatch(src);
+    run(c);
+    await c.engage(new AbortController().signal, 'a', new ScriptedCluster('a'));
+    src.emit('a', { name: 'x' });
+    await vi.waitFor(() => expect(rec.count('a/default/x')).toBe(2));
+    src.emit('a', { name: 'y' });
+    await vi.waitFor(() => expect(metrics.outcomes).toEqual([{ cluster: 'a', outcome: 'success' }]));
+    expect(rec.calls).toEqual(['a/default/x', 'a/default/x', 'a/default/y']);
   });
 
   it('does not retry a TerminalError', async () => {

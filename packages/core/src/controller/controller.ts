@@ -248,55 +248,72 @@ export class Controller implements Runnable, Aware {
     this.inFlight.release(eng.name);
   }
 
+  /** Takes requests and reconciles them, one at a time. One reconcile is one await: of the reconciler itself. */
   private async worker(): Promise<void> {
     for (;;) {
       const req = await this.queue.get();
       if (req === undefined) return;
       this.inFlight.begin(req.clusterName);
+      const eng = this.engagements.get(req.clusterName);
+      // One parent is enough: an engagement ends ('stopped') when the controller stops, as well as when its cluster
+      // goes.
+      const ctx = lazyReconcileContext(req, eng?.signal ?? this.runSignal, this.log);
+      const t0 = performance.now();
+      let outcome: ReconcileOutcome | undefined;
       try {
-        await this.reconcileOne(req);
+        this.metrics.activeWorkers(this.name, ++this.active);
+        let result: Result | void = undefined;
+        let failure: { error: unknown } | undefined;
+        try {
+          // A reconciler that throws before returning its promise is caught here too.
+          result = await this.reconcileFn(req, ctx);
+        } catch (error) {
+          failure = { error };
+        }
+        outcome = failure ? this.failed(req, failure.error, ctx.log, eng) : this.succeeded(req, result, eng);
       } catch (err) {
         // Only a failing logger or metrics sink gets here; the request is retried rather than lost.
+        outcome = undefined;
         this.queue.addRateLimited(req);
-        this.log.error('internal error while handling a reconcile', err);
+        this.internalError('internal error while handling a reconcile', err);
       } finally {
-        this.queue.done(req);
-        this.inFlight.end(req.clusterName);
-        // A cluster that went while this ran leaves no count behind; the local cluster ('') is never engaged.
-        if (req.clusterName !== '' && !this.engagements.has(req.clusterName)) this.inFlight.release(req.clusterName);
+        this.finish(req, ctx, eng, outcome, t0);
       }
     }
   }
 
-  private async reconcileOne(req: Request): Promise<void> {
-    const eng = this.engagements.get(req.clusterName);
-    // One parent is enough: an engagement ends ('stopped') when the controller stops, as well as when its cluster
-    // goes.
-    const ctx = lazyReconcileContext(req, eng?.signal ?? this.runSignal, this.log);
-    const t0 = performance.now();
-    this.metrics.activeWorkers(this.name, ++this.active);
-    let outcome: ReconcileOutcome | undefined;
+  /** After one reconcile, whatever its outcome: its signal unlinked, metrics, and the request done in the queue. */
+  private finish(
+    req: Request,
+    ctx: ReconcileContext,
+    eng: Engagement | undefined,
+    outcome: ReconcileOutcome | undefined,
+    t0: number,
+  ): void {
     try {
-      outcome = await this.invoke(req, ctx, eng);
-    } finally {
       endReconcileContext(ctx);
       this.metrics.activeWorkers(this.name, --this.active);
       // A disengaged cluster's series were forgotten; recording now would resurrect them.
       if (outcome !== undefined && eng?.endReason !== 'disengaged') {
         this.metrics.reconcileDone(this.name, req.clusterName, outcome, (performance.now() - t0) / 1000);
       }
+    } catch (err) {
+      this.internalError('internal error while recording a reconcile', err);
+    } finally {
+      this.queue.done(req);
+      this.inFlight.end(req.clusterName);
+      // A cluster that went while this ran leaves no count behind; the local cluster ('') is never engaged.
+      if (req.clusterName !== '' && !this.engagements.has(req.clusterName)) this.inFlight.release(req.clusterName);
     }
   }
 
-  private async invoke(req: Request, ctx: ReconcileContext, eng: Engagement | undefined): Promise<ReconcileOutcome> {
-    let result: Result | void;
+  /** Logs a failure of the logger or metrics sink itself; if logging throws too, there is nowhere left to say it. */
+  private internalError(msg: string, err: unknown): void {
     try {
-      // A reconciler that throws before returning its promise is caught here too.
-      result = await this.reconcileFn(req, ctx);
-    } catch (err) {
-      return this.failed(req, err, ctx.log, eng);
+      this.log.error(msg, err);
+    } catch {
+      // The worker must go on: its request was already put back in the queue.
     }
-    return this.succeeded(req, result, eng);
   }
 
   private succeeded(req: Request, result: Result | void, eng: Engagement | undefined): ReconcileOutcome {

@@ -109,6 +109,7 @@ export class FairQueue<T> implements Queue<T> {
   get(signal?: AbortSignal): Promise<T | undefined> {
     if (this.shuttingDown || signal?.aborted) return Promise.resolve(undefined);
     if (this.waiters.size === 0 && this.waitingCount > 0) return Promise.resolve(this.take());
+    if (!signal) return new Promise((resolve) => this.waiters.add(resolve));
     return new Promise((resolve) => {
       const onAbort = (): void => {
         this.waiters.delete(waiter);
