@@ -166,18 +166,30 @@ export class MultiClusterManager implements Manager {
     this.probes.ready.add(name, check);
   }
 
-  async getCluster(name: ClusterName, signal?: AbortSignal): Promise<Cluster> {
-    if (name === LOCAL_CLUSTER) return this.local.cluster;
-    if (!this.provider) {
-      throw new ClusterNotFoundError(name, {
-        cause: new Error(`the manager has no provider, so only the local cluster "" exists (asked for ${JSON.stringify(name)})`),
-      });
+  getCluster(name: ClusterName, signal?: AbortSignal): Promise<Cluster> {
+    // Not async: every reconcile that reads its cluster comes here, and the provider's answer is passed on as is.
+    if (name === LOCAL_CLUSTER) return Promise.resolve(this.local.cluster);
+    const provider = this.provider;
+    if (!provider) {
+      return Promise.reject(
+        new ClusterNotFoundError(name, {
+          cause: new Error(`the manager has no provider, so only the local cluster "" exists (asked for ${JSON.stringify(name)})`),
+        }),
+      );
     }
-    if (this.coordinator && !this.coordinator.owns(name)) {
-      await this.provider.get(name, signal); // a cluster nobody has stays ClusterNotFoundError
-      throw new ClusterNotOwnedError(name, this.coordinator.id, this.coordinator.ownerOf(name));
+    const coordinator = this.coordinator;
+    try {
+      if (coordinator && !coordinator.owns(name)) {
+        // A cluster nobody has stays ClusterNotFoundError.
+        return provider.get(name, signal).then(() => {
+          throw new ClusterNotOwnedError(name, coordinator.id, coordinator.ownerOf(name));
+        });
+      }
+      return provider.get(name, signal);
+    } catch (err) {
+      // A provider that throws instead of rejecting still gives the caller a rejected promise.
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
     }
-    return this.provider.get(name, signal);
   }
 
   clusterFromContext(ctx: ClusterContext): Promise<Cluster> {
