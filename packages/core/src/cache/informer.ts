@@ -53,7 +53,8 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
   private readonly kindLabel: string;
   private readonly watcherOptions: WatcherOptions;
   private readonly defaultResyncPeriodMs: number | undefined;
-  private readonly handlers = new Set<HandlerEntry<T>>();
+  /** Replaced, never changed in place: a dispatch goes on over the list it started with (see dispatch). */
+  private handlers: readonly HandlerEntry<T>[] = [];
   private readonly syncWaiters = new Set<(synced: boolean) => void>();
   private readonly failureWaiters = new Set<(err: Error) => void>();
   private phase: InformerPhase = 'pending';
@@ -117,7 +118,7 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
 
   addEventHandler(handler: ResourceEventHandler<T>, options: { resyncPeriodMs?: number } = {}): Registration {
     const entry: HandlerEntry<T> = { handler, removed: false, synced: false };
-    this.handlers.add(entry);
+    this.handlers = [...this.handlers, entry];
     if (this.synced) {
       for (const obj of this.store.list()) this.call(entry, 'onAdd', () => handler.onAdd?.(obj, true));
       entry.synced = true;
@@ -132,7 +133,7 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
       remove: () => {
         entry.removed = true;
         clearInterval(entry.timer);
-        this.handlers.delete(entry);
+        this.handlers = this.handlers.filter((e) => e !== entry);
       },
       hasSynced: () => entry.synced,
     };
@@ -246,12 +247,12 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
       case 'apply': {
         this.resourceVersion = event.object.metadata.resourceVersion ?? this.resourceVersion;
         const change = this.store.apply(event.object);
-        if (change) this.dispatch([change], false);
+        if (change) this.dispatchOne(change, false);
         return;
       }
       case 'delete':
         this.resourceVersion = event.object.metadata.resourceVersion ?? this.resourceVersion;
-        this.dispatch([this.store.delete(event.object)], false);
+        this.dispatchOne(this.store.delete(event.object), false);
         return;
       case 'watching':
         this.resourceVersion = event.resourceVersion;
@@ -301,24 +302,36 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
   }
 
   private dispatch(changes: StoreChange<T>[], isInInitialList: boolean): void {
-    if (changes.length === 0 || this.handlers.size === 0) return;
-    // Handlers added during dispatch were replayed the store already, which includes these changes.
-    const entries = [...this.handlers];
-    for (const change of changes) {
-      for (const entry of entries) {
-        const h = entry.handler;
+    for (const change of changes) this.dispatchOne(change, isInInitialList);
+  }
+
+  /**
+   * Tells every handler of one change, without a closure per call (this runs for every event). Handlers added while
+   * it runs are not told: they were replayed the store, which already holds this change.
+   */
+  private dispatchOne(change: StoreChange<T>, isInInitialList: boolean): void {
+    for (const entry of this.handlers) {
+      if (entry.removed) continue;
+      const h = entry.handler;
+      let result: unknown;
+      try {
         switch (change.type) {
           case 'add':
-            this.call(entry, 'onAdd', () => h.onAdd?.(change.object, isInInitialList));
+            result = h.onAdd?.(change.object, isInInitialList);
             break;
           case 'update':
-            this.call(entry, 'onUpdate', () => h.onUpdate?.(change.oldObject, change.object));
+            result = h.onUpdate?.(change.oldObject, change.object);
             break;
           case 'delete':
-            this.call(entry, 'onDelete', () => h.onDelete?.(change.object, change.stateUnknown));
+            result = h.onDelete?.(change.object, change.stateUnknown);
             break;
         }
+      } catch (err) {
+        this.handlerFailed(callbackOf[change.type], err);
+        continue;
       }
+      // Handlers are meant to be synchronous, but an async one must not turn into an unhandled rejection.
+      if (result instanceof Promise) result.catch((err: unknown) => this.handlerFailed(callbackOf[change.type], err));
     }
   }
 
@@ -347,3 +360,5 @@ export class SharedInformer<T extends KubeObject = KubeObject> implements Inform
     this.log.error('event handler failed', err, { callback, handlerFailures: this.handlerFailures });
   }
 }
+
+const callbackOf = { add: 'onAdd', update: 'onUpdate', delete: 'onDelete' } as const;
