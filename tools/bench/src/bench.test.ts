@@ -163,6 +163,15 @@ test('parity: the Go kubeconfig Secret provider and ours engage and reconcile al
   ]);
 }, 320_000);
 
+test('the scale scenario asked of go-mcr alone says it skipped it, and why', async () => {
+  const { stdout } = await run(
+    process.execPath,
+    [join(root, 'tools/bench/dist/main.js'), '--quick', '--scenarios', 'scale', '--impls', 'go-mcr'],
+    { cwd: root, timeout: 30_000 },
+  );
+  expect(stdout).toContain('Scale: skipped (mcr and client-node run it; go-mcr engages one cluster at a time)');
+}, 40_000);
+
 test('bad options exit 2 with the usage', async () => {
   const err = await run(process.execPath, [join(root, 'tools/bench/dist/main.js'), '--scenarios', 'nope'], { cwd: root }).catch(
     (e: unknown) => e,
