@@ -312,7 +312,7 @@ export class Controller implements Runnable, Aware {
     try {
       this.log.error(msg, err);
     } catch {
-      // The worker must go on: its request was already put back in the queue.
+      // The worker must go on; the request itself was already settled in the queue or put back in it.
     }
   }
 
