@@ -25,7 +25,7 @@ import { sleep } from '../signal/wait.js';
 import { Connections } from './connections.js';
 import { Reachability } from './reachability.js';
 import { RequestSlots } from './request-slots.js';
-import { readLimited } from './response-body.js';
+import { nextChunk, readLimited } from './response-body.js';
 import { InvalidRequestError, TransportClosedError, TransportConfigError, TransportError, type RequestDescription } from './errors.js';
 import { apiError, classify, isOwnError, serverAskedToRetry } from './transport-failures.js';
 import {
@@ -217,7 +217,10 @@ export class Transport {
         // Bytes to text to events in this one generator: a generator per stage would cost promises per event.
         const text = new TextDecoder('utf-8');
         const lines = new WatchLineDecoder(maxLineLength);
-        for await (const chunk of body as AsyncIterable<Buffer>) {
+        for (;;) {
+          let chunk = nextChunk(body);
+          if (chunk instanceof Promise) chunk = await chunk;
+          if (chunk === null) break;
           for (const event of lines.push(text.decode(chunk, { stream: true }))) yield event;
         }
         for (const event of lines.push(text.decode())) yield event;
