@@ -50,11 +50,6 @@ export class Connections {
     if (!this.closed && this.every.has(client)) this.idle.push(client);
   }
 
-  /** Connections made so far, lent or idle. */
-  get size(): number {
-    return this.every.size;
-  }
-
   /** Lets requests and watches in flight finish, then closes every connection. `destroy` still reaches them meanwhile. */
   async close(): Promise<void> {
     await this.end((client) => client.close());

@@ -41,7 +41,10 @@ export interface WatchRequest {
 
 /** Options of a Transport: connection pool size, timeouts, 429/503 retries, user agent, exec credentials, response and watch-event size limits, and the recovery probe period. */
 export interface TransportOptions {
-  /** Most connections open at once for requests (watches have their own pool). Default 10. */
+  /**
+   * Most requests in flight at once, each on a connection of its own; more wait their turn. Open watches hold a
+   * connection each on top of these, so they never starve requests. Default 10.
+   */
   maxConnections?: number;
   /** Deadline of one request, from sending to the last byte of the answer. Default 30 000 ms. */
   requestTimeoutMs?: number;

@@ -146,7 +146,8 @@ export class FairQueue<T> implements Queue<T> {
       this.waitingCount -= fifo.length;
       this.fifos.delete(group);
     }
-    for (const entry of this.entries.values()) if (entry.group === group) entry.dirty = false;
+    // What is left of the group is being processed; only then is there anything to find.
+    if (this.processingNow > 0) for (const entry of this.entries.values()) if (entry.group === group) entry.dirty = false;
     this.metrics.queueDepth(this.name, group, 0);
   }
 
