@@ -18,7 +18,7 @@ import { controllerManagedBy } from './builder.js';
 
 const deployments = { apiVersion: 'apps/v1', kind: 'Deployment' } as const;
 const services = { apiVersion: 'v1', kind: 'Service' } as const;
-type Service = KubeObject & { spec?: { selector?: Record<string, string>; ports?: { port: number }[] } };
+type Service = KubeObject & { spec?: { selector?: Record<string, string>; ports?: { port: number; protocol?: string }[] } };
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -70,7 +70,8 @@ test('a Deployment gets an owned Service; a Service changed behind its back is p
     },
   });
   const service = () => cluster.client.get<Service>(services, { namespace: 'default', name: 'web' }).catch(ignoreNotFound);
-  await expect.poll(async () => (await service())?.spec?.ports).toEqual([{ port: 80 }]);
+  // The server defaults the protocol, as a real one does.
+  await expect.poll(async () => (await service())?.spec?.ports).toEqual([{ port: 80, protocol: 'TCP' }]);
   expect((await service())?.metadata.ownerReferences).toEqual([
     expect.objectContaining({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: created.metadata.uid, controller: true }),
   ]);
@@ -80,5 +81,5 @@ test('a Deployment gets an owned Service; a Service changed behind its back is p
     { namespace: 'default', name: 'web' },
     { type: 'merge', body: { spec: { ports: [{ port: 8080 }] } } },
   );
-  await expect.poll(async () => (await service())?.spec?.ports).toEqual([{ port: 80 }]);
+  await expect.poll(async () => (await service())?.spec?.ports).toEqual([{ port: 80, protocol: 'TCP' }]);
 });

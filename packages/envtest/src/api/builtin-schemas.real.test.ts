@@ -54,6 +54,8 @@ function reduce(documents: Record<string, { components?: { schemas?: Record<stri
       if (ref) {
         const definition = ref.replace('#/components/schemas/', '');
         if (SELF_DECODING[definition]) return SELF_DECODING[definition];
+        // No type and no fields: one of several JSON forms (JSONSchemaPropsOrBool), decoded by its own code.
+        if (!schemas[definition]?.type && !schemas[definition]?.properties) return 'any';
         define(definition);
         return short(definition);
       }

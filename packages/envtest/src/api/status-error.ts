@@ -62,6 +62,8 @@ export class StatusError extends Error {
       reason: this.reason,
       code: this.code,
     };
+    // Go's StatusReasonUnknown is the empty reason, which its JSON leaves out.
+    if (!this.reason) delete body.reason;
     if (this.details) {
       const { code } = body;
       delete (body as Partial<StatusBody>).code;

@@ -152,13 +152,31 @@ function withMountSelector(params: URLSearchParams, selector: string | undefined
   return out;
 }
 
-/** `Warning: 299 - "<text>"` headers, as the real server sends for fieldValidation=Warn. */
+/** The real server's bound on one response's warnings (its warning recorder), so no client's header limit is hit. */
+const WARNINGS_MAX_CHARS = 4096;
+const WARNING_TRUNCATED_CHARS = 256;
+
+/**
+ * `Warning: 299 - "<text>"` headers, as the real server sends for fieldValidation=Warn: each text once; past 4 KiB in
+ * all, each cut to 256 characters and added while less than 4 KiB has been written.
+ */
 function setWarnings(res: ServerResponse, warnings: readonly string[] | undefined): void {
-  if (warnings?.length)
-    res.setHeader(
-      'Warning',
-      warnings.map((w) => `299 - ${JSON.stringify(w)}`),
-    );
+  if (!warnings?.length) return;
+  let texts = [...new Set(warnings)];
+  const total = (list: readonly string[]) => list.reduce((n, w) => n + w.length, 0);
+  if (total(texts) > WARNINGS_MAX_CHARS) {
+    texts = texts.map((w) => w.slice(0, WARNING_TRUNCATED_CHARS));
+    let used = 0;
+    texts = texts.filter((w) => {
+      const fits = used < WARNINGS_MAX_CHARS;
+      used += w.length;
+      return fits;
+    });
+  }
+  res.setHeader(
+    'Warning',
+    texts.map((w) => `299 - ${JSON.stringify(w)}`),
+  );
 }
 
 function verbOf(method: string | undefined, named: boolean, watch: boolean): Verb | undefined {

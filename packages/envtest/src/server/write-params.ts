@@ -27,7 +27,7 @@ export function parseWriteParams(
     fieldManager,
     explicitFieldManager: explicitManager !== undefined,
     force: queryOptionalBool(params, 'force'),
-    fieldValidation: (validation || 'Ignore') as FieldValidation,
+    fieldValidation: (validation || 'Warn') as FieldValidation,
     warnings: [],
   };
 }

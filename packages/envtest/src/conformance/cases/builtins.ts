@@ -1,10 +1,12 @@
 /**
  * Built-in workload and networking kinds, served by the in-memory server from the version's discovery: a sample
  * (Deployment, Service, Job, Pod) created, read, listed, deleted, and the Deployment's status subresource and
- * generation, with objects the real API server accepts (its validation runs on the real back end).
+ * generation, with objects the real API server accepts (its validation runs on the real back end); and bodies read
+ * as the real server's decoder reads them into their Go types (wrong types refused, unknown fields dropped or refused).
  */
 import { expect, test } from 'vitest';
 import type { SuiteContext } from '../context.js';
+import { expectStatus } from './helpers.js';
 
 const labels = { app: 'web' };
 const podSpec = { containers: [{ name: 'web', image: 'nginx:1.27' }] };
@@ -164,5 +166,197 @@ export function builtinCases(ctx: SuiteContext): void {
       expect(deleted.status, path).toBe(200);
       await expect.poll(async () => (await ctx.client.get(`${path}/${name}`)).status, { timeout: 10_000 }).toBe(404);
     }
+  });
+
+  test('built-ins: a body is read into its Go type: a value of the wrong type is a 400 naming the Go field', async () => {
+    const ns = await ctx.namespace();
+    const path = `/apis/apps/v1/namespaces/${ns}/deployments`;
+    const cannot = 'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal';
+    const withSpec = (spec: Record<string, unknown>) => ({ ...deployment('bad'), spec: { ...deployment('bad').spec, ...spec } });
+    expectStatus(
+      await ctx.client.post(path, withSpec({ replicas: '3' })),
+      400,
+      'BadRequest',
+      `${cannot} string into Go struct field DeploymentSpec.spec.replicas of type int32`,
+    );
+    expectStatus(
+      await ctx.client.post(path, withSpec({ replicas: 1.5 })),
+      400,
+      'BadRequest',
+      `${cannot} number 1.5 into Go struct field DeploymentSpec.spec.replicas of type int32`,
+    );
+    expectStatus(
+      await ctx.client.post(path, withSpec({ selector: { matchLabels: { app: 1 } } })),
+      400,
+      'BadRequest',
+      `${cannot} number into Go struct field LabelSelector.spec.selector.matchLabels of type string`,
+    );
+    expectStatus(
+      await ctx.client.post(path, withSpec({ replicas: 3_000_000_000 })),
+      400,
+      'BadRequest',
+      `${cannot} number 3000000000 into Go struct field DeploymentSpec.spec.replicas of type int32`,
+    );
+    const service = (port: Record<string, unknown>) => ({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'web' },
+      spec: { selector: labels, ports: [{ port: 80, ...port }] },
+    });
+    expectStatus(
+      await ctx.client.post(`/api/v1/namespaces/${ns}/services`, service({ targetPort: true })),
+      400,
+      'BadRequest',
+      'Service in version "v1" cannot be handled as a Service: json: cannot unmarshal bool into Go struct field ServicePort.spec.ports.targetPort of type int32',
+    );
+    const badPort = {
+      metadata: { labels },
+      spec: { containers: [{ name: 'web', image: 'nginx:1.27', ports: [{ containerPort: 'http' }] }] },
+    };
+    expectStatus(
+      await ctx.client.post(path, withSpec({ template: badPort })),
+      400,
+      'BadRequest',
+      `${cannot} string into Go struct field ContainerPort.spec.template.spec.containers.ports.containerPort of type int32`,
+    );
+    expectStatus(
+      await ctx.client.post(path, withSpec({ template: { metadata: { labels }, spec: { containers: { name: 'web' } } } })),
+      400,
+      'BadRequest',
+      `${cannot} object into Go struct field PodSpec.spec.template.spec.containers of type []v1.Container`,
+    );
+    const cm = (metadata: Record<string, unknown>, data: unknown) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata, data });
+    const cms = `/api/v1/namespaces/${ns}/configmaps`;
+    expectStatus(
+      await ctx.client.post(cms, cm({ name: 'c', labels: 'web' }, {})),
+      400,
+      'BadRequest',
+      'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal string into Go struct field ObjectMeta.metadata.labels of type map[string]string',
+    );
+    expectStatus(
+      await ctx.client.post(cms, cm({ name: 'c' }, { a: 1 })),
+      400,
+      'BadRequest',
+      'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data of type string',
+    );
+    const pod = (limits: Record<string, unknown>) => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p' },
+      spec: { containers: [{ name: 'web', image: 'nginx:1.27', resources: { limits } }] },
+    });
+    expectStatus(
+      await ctx.client.post(`/api/v1/namespaces/${ns}/pods`, pod({ cpu: 'lots' })),
+      400,
+      'BadRequest',
+      'Pod in version "v1" cannot be handled as a Pod: quantities must match the regular expression \'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$\'',
+    );
+    expect((await ctx.client.get(path)).body.items).toEqual([]);
+    expect((await ctx.client.post(`/api/v1/namespaces/${ns}/pods`, pod({ cpu: 0.5, memory: '1Gi' }))).status).toBe(201);
+    // A null map value is the item type's zero value; the Service's ports take the protocol the schema defaults.
+    expect((await ctx.client.post(cms, cm({ name: 'c' }, { a: null, b: 'x' }))).body.data).toEqual({ a: '', b: 'x' });
+    const named = await ctx.client.post(`/api/v1/namespaces/${ns}/services`, service({ targetPort: 'http' }));
+    expect(named.body.spec.ports[0]).toMatchObject({ port: 80, protocol: 'TCP', targetPort: 'http' });
+  });
+
+  test('built-ins: unknown fields are dropped with a warning by default, silently under Ignore, and refused under Strict', async () => {
+    const ns = await ctx.namespace();
+    const path = `/apis/apps/v1/namespaces/${ns}/deployments`;
+    const sloppy = (name: string) => {
+      const d = deployment(name);
+      const container = { ...podSpec.containers[0], bogus: 1 };
+      return { ...d, spec: { ...d.spec, template: { metadata: { labels }, spec: { containers: [container] } }, extra: true } };
+    };
+    const strict = await ctx.client.post(path, sloppy('strict'), { fieldValidation: 'Strict' });
+    expectStatus(
+      strict,
+      400,
+      'BadRequest',
+      'Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.template.spec.containers[0].bogus", unknown field "spec.extra"',
+    );
+    const warned = await ctx.client.post(path, sloppy('warned'));
+    expect(warned.status, warned.text).toBe(201);
+    expect(warned.headers['warning']).toBe(
+      '299 - "unknown field \\"spec.template.spec.containers[0].bogus\\"", 299 - "unknown field \\"spec.extra\\""',
+    );
+    expect(warned.body.spec.extra).toBeUndefined();
+    expect(warned.body.spec.template.spec.containers[0].bogus).toBeUndefined();
+    const ignored = await ctx.client.post(path, sloppy('ignored'), { fieldValidation: 'Ignore' });
+    expect(ignored.status).toBe(201);
+    expect(ignored.headers['warning']).toBeUndefined();
+    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', bogus: 1 }, data: {}, zed: 2 };
+    expectStatus(
+      await ctx.client.post(`/api/v1/namespaces/${ns}/configmaps`, cm, { fieldValidation: 'Strict' }),
+      400,
+      'BadRequest',
+      'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "metadata.bogus", unknown field "zed"',
+    );
+  });
+
+  test('built-ins: many unknown fields make a bounded Warning header (about 4 KiB of text)', async () => {
+    const ns = await ctx.namespace();
+    const fields = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`an-unknown-field-with-a-long-name-${i}`, i]));
+    const res = await ctx.client.post(`/api/v1/namespaces/${ns}/configmaps`, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'noisy' },
+      ...fields,
+    });
+    expect(res.status, res.text).toBe(201);
+    const header = String(res.headers['warning']);
+    expect(header.startsWith('299 - "unknown field \\"an-unknown-field-with-a-long-name-0\\""')).toBe(true);
+    // Added while less than 4 KiB of text was written: items 0 to 78 (4,098 characters), the rest left out.
+    const names = [...header.matchAll(/name-(\d+)/g)].map((m) => Number(m[1]));
+    expect(names).toEqual(Array.from({ length: 79 }, (_, i) => i));
+  });
+
+  test('built-ins: a patched object that does not decode is 422 on the field patch; an apply that does not fit its type is 500', async () => {
+    const ns = await ctx.namespace();
+    const path = `/apis/apps/v1/namespaces/${ns}/deployments`;
+    expect((await ctx.client.post(path, deployment('web'))).status).toBe(201);
+    const wrongType = 'json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32';
+    for (const [contentType, patch] of [
+      ['application/merge-patch+json', { spec: { replicas: 'x' } }],
+      ['application/json-patch+json', [{ op: 'replace', path: '/spec/replicas', value: 'x' }]],
+    ] as const) {
+      const res = await ctx.client.patch(`${path}/web`, contentType, patch);
+      expectStatus(res, 422, 'Invalid');
+      expect(res.body.message, contentType).toMatch(/^ "" is invalid: patch: Invalid value: "\{.*\}": json: cannot unmarshal string/);
+      expect(res.body.message).toContain(wrongType);
+      expect(res.body.details.causes).toEqual([expect.objectContaining({ reason: 'FieldValueInvalid', field: 'patch' })]);
+    }
+    const strict = await ctx.client.patch(
+      `${path}/web`,
+      'application/merge-patch+json',
+      { spec: { zzz: 1 } },
+      { fieldValidation: 'Strict' },
+    );
+    expectStatus(strict, 422, 'Invalid');
+    expect(strict.body.message).toMatch(/": strict decoding error: unknown field "spec.zzz"$/);
+    const status = { ...deployment('web'), status: { replicas: 'x' } };
+    const statusPut = await ctx.client.put(`${path}/web/status`, status);
+    expect(statusPut.status).toBe(400);
+    expect(statusPut.body.message).toContain('cannot unmarshal string into Go struct field DeploymentStatus.status.replicas of type int32');
+
+    const apply = (spec: Record<string, unknown>) =>
+      ctx.client.patch(
+        `${path}/web`,
+        'application/apply-patch+yaml',
+        { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec },
+        {
+          fieldManager: 'conformance',
+        },
+      );
+    const unknown = await apply({ zzz: 1 });
+    expect(unknown.status).toBe(500);
+    expect(unknown.body.message).toBe(
+      'failed to create typed patch object (/web; apps/v1, Kind=Deployment): .spec.zzz: field not declared in schema',
+    );
+    const typed = await apply({ replicas: 'x' });
+    expect(typed.status).toBe(500);
+    expect(typed.body.message).toBe(
+      'failed to create typed patch object (/web; apps/v1, Kind=Deployment): .spec.replicas: expected numeric (int or float), got string',
+    );
+    expect((await ctx.client.get(`${path}/web`)).body.spec.replicas).toBe(1);
   });
 }

@@ -1,6 +1,5 @@
 /** Create (POST to a collection; also create-on-update and create-on-apply). */
 import { generateName, prepareForCreate } from '../../api/object-meta.js';
-import { pruneAndDefaultObject } from '../../api/prune.js';
 import { alreadyExists, generateNameExhausted, invalid, unknownServerError } from '../../api/status-error.js';
 import type { StoredObject } from '../../storage/types.js';
 import type { ApiState } from '../api-state.js';
@@ -9,7 +8,7 @@ import { objectKey } from '../object-target.js';
 import { checkNamespace } from './body-checks.js';
 import { admitNamespacedCreate } from './namespace-admission.js';
 import { recordUpdate } from '../managed-fields.js';
-import { checkUnknownFields } from './unknown-fields.js';
+import { badBody, decodeObject } from './decode-object.js';
 import type { WriteOptions } from './write-options.js';
 
 const GENERATE_NAME_ATTEMPTS = 8;
@@ -31,11 +30,12 @@ export function createObject(
   if (type.namespaced && target.namespace !== undefined)
     admitNamespacedCreate(state, target.cluster, target.namespace, gr, typeof m['name'] === 'string' ? m['name'] : '');
 
+  const decoded = structuredClone(obj);
+  decodeObject(type, target.version, decoded, opts, badBody(type, target.version));
   for (let attempt = 0; ; attempt++) {
-    const candidate = structuredClone(obj);
+    const candidate = attempt === 0 ? decoded : structuredClone(decoded);
     if (generated) candidate.metadata.name = generateName(prefix);
     const errs = prepareForCreate(type, candidate, target.namespace);
-    if (type.custom) checkUnknownFields(pruneAndDefaultObject(candidate, type.schemas?.[target.version]), opts);
     if (errs.length > 0) throw invalid(type.group, type.kind, String(candidate.metadata.name ?? ''), errs);
     if (!opts.applying) recordUpdate(candidate, undefined, opts.fieldManager, { type, version: target.version, subresource: undefined });
     const key = objectKey({ type, cluster: target.cluster, namespace: target.namespace, name: candidate.metadata.name });

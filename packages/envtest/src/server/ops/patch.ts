@@ -25,6 +25,7 @@ import { objectKey, present } from '../object-target.js';
 import { recordApply } from '../managed-fields.js';
 import { checkName, objectFromBody } from './body-checks.js';
 import { createObject } from './create.js';
+import { badPatchResult, checkAppliedObject, decodeObject } from './decode-object.js';
 import type { WriteResult } from './update.js';
 import { applyUpdate } from './update.js';
 import type { WriteOptions } from './write-options.js';
@@ -59,6 +60,7 @@ export function patchObject(state: ApiState, target: ObjectTarget, mediaType: st
     if (!isApply || target.subresource !== undefined) throw notFound(gr, target.name);
     const applied = objectFromBody(target, requireObject(patch));
     checkName(applied, target.name);
+    checkAppliedObject(type, target.version, applied);
     recordApply(applied, undefined, applied, opts.fieldManager!, target, opts.force === true);
     return { object: createObject(state, target, applied, opts), created: true };
   }
@@ -73,6 +75,7 @@ export function patchObject(state: ApiState, target: ObjectTarget, mediaType: st
     else {
       const applied = objectFromBody(target, requireObject(patch));
       checkName(applied, target.name);
+      checkAppliedObject(type, target.version, applied);
       patched = type.custom
         ? applyMergePatch(current, applied)
         : applyStrategicMergePatch(current, applied, listStrategiesFor(type, target.version));
@@ -100,5 +103,7 @@ export function patchObject(state: ApiState, target: ObjectTarget, mediaType: st
   next.metadata.resourceVersion = old.metadata.resourceVersion;
   if (next.metadata.name !== target.name)
     throw badRequest(`the name of the object (${String(next.metadata.name)}) does not match the name on the URL (${target.name})`);
+  // A patched object that does not decode is the patch's fault: 422, not the 400 of a bad update body.
+  if (!isApply && !type.custom) decodeObject(type, target.version, next, opts, badPatchResult(next));
   return { object: applyUpdate(state, target, next, old, opts), created: false };
 }

@@ -1,7 +1,6 @@
 /** Update (PUT on an object or its status/finalize subresource), with optimistic concurrency. */
 import { RawValue, invalidValue } from '../../api/field-error.js';
 import { prepareForUpdate } from '../../api/object-meta.js';
-import { pruneAndDefaultObject } from '../../api/prune.js';
 import { OPTIMISTIC_LOCK_MESSAGE, conflict, invalid, notFound } from '../../api/status-error.js';
 import type { StoredObject } from '../../storage/types.js';
 import type { ApiState } from '../api-state.js';
@@ -9,7 +8,7 @@ import type { ObjectTarget } from '../object-target.js';
 import { objectKey } from '../object-target.js';
 import { commitUpdate } from './commit.js';
 import { recordUpdate } from '../managed-fields.js';
-import { checkUnknownFields } from './unknown-fields.js';
+import { badBody, decodeObject } from './decode-object.js';
 import { checkName, checkNamespace } from './body-checks.js';
 import { createObject } from './create.js';
 import type { WriteOptions } from './write-options.js';
@@ -54,8 +53,8 @@ export function applyUpdate(state: ApiState, target: ObjectTarget, obj: StoredOb
   } else if (rv !== old.metadata.resourceVersion) {
     throw conflict({ group: type.group, resource: type.resource }, target.name, OPTIMISTIC_LOCK_MESSAGE);
   }
+  decodeObject(type, target.version, obj, opts, badBody(type, target.version));
   const errs = prepareForUpdate(type, obj, old, target.subresource);
-  if (type.custom) checkUnknownFields(pruneAndDefaultObject(obj, type.schemas?.[target.version]), opts);
   if (errs.length > 0) throw invalid(type.group, type.kind, target.name, errs);
   if (!opts.applying) recordUpdate(obj, old, opts.fieldManager, target);
   return commitUpdate(state, objectKey(target), obj, old, opts.dryRun);

@@ -5,7 +5,7 @@ export interface WriteOptions {
   readonly dryRun: boolean;
   /** From `fieldManager`, or the User-Agent up to its first `/`. */
   readonly fieldManager: string | undefined;
-  /** What to do about unknown fields in custom resources (default Ignore: prune silently). */
+  /** What to do about unknown fields: drop them silently (Ignore), with a warning (Warn, the server's default), or refuse (Strict). */
   readonly fieldValidation?: FieldValidation;
   /** Set by server-side apply, which records its own managedFields entry (not an Update one). */
   readonly applying?: boolean;
