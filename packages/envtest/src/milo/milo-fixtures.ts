@@ -35,7 +35,8 @@ const controlPlanesPath = `/apis/${MILO_INFRA_GROUP}/${MILO_VERSION}/projectcont
 export class MiloFixtures {
   private readonly admin: AdminClient;
 
-  constructor(server: ApiServer) {
+  /** `server`: the in-memory server (startMiloServer) or any other, such as a real one from `/real`'s startTestEnvironment. */
+  constructor(server: Pick<ApiServer, 'url' | 'kubeconfig'>) {
     this.admin = new AdminClient(server.url, server.kubeconfig(), MiloRequestError);
   }
 
