@@ -18,7 +18,9 @@ import { controllerManagedBy } from './builder.js';
 
 const deployments = { apiVersion: 'apps/v1', kind: 'Deployment' } as const;
 const services = { apiVersion: 'v1', kind: 'Service' } as const;
-type Service = KubeObject & { spec?: { selector?: Record<string, string>; ports?: { port: number; protocol?: string }[] } };
+type Service = KubeObject & {
+  spec?: { selector?: Record<string, string>; ports?: { port: number; protocol?: string; targetPort?: number | string }[] };
+};
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -70,8 +72,8 @@ test('a Deployment gets an owned Service; a Service changed behind its back is p
     },
   });
   const service = () => cluster.client.get<Service>(services, { namespace: 'default', name: 'web' }).catch(ignoreNotFound);
-  // The server defaults the protocol, as a real one does.
-  await expect.poll(async () => (await service())?.spec?.ports).toEqual([{ port: 80, protocol: 'TCP' }]);
+  // The server defaults the protocol and the target port, as a real one does.
+  await expect.poll(async () => (await service())?.spec?.ports).toEqual([{ port: 80, protocol: 'TCP', targetPort: 80 }]);
   expect((await service())?.metadata.ownerReferences).toEqual([
     expect.objectContaining({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: created.metadata.uid, controller: true }),
   ]);
@@ -81,5 +83,5 @@ test('a Deployment gets an owned Service; a Service changed behind its back is p
     { namespace: 'default', name: 'web' },
     { type: 'merge', body: { spec: { ports: [{ port: 8080 }] } } },
   );
-  await expect.poll(async () => (await service())?.spec?.ports).toEqual([{ port: 80, protocol: 'TCP' }]);
+  await expect.poll(async () => (await service())?.spec?.ports).toEqual([{ port: 80, protocol: 'TCP', targetPort: 80 }]);
 });

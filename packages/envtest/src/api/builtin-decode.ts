@@ -2,9 +2,11 @@
  * Reading a built-in object the way kube-apiserver's JSON decoder reads it into its Go type, by the field types in
  * builtin-schemas.ts: a value of the wrong JSON type is refused with the Go decoder's words (the first one met, in
  * document order); a field the kind does not have is dropped and reported, for fieldValidation to judge; a null field
- * is an absent one; the defaults the schema declares fill absent fields. A server that stores whatever it is sent
- * lets tests pass that fail on a real cluster with 400.
+ * is an absent one; the defaults the schema declares fill absent fields (zero values included: Go writes a field
+ * without omitempty, and every struct, even when it was not sent), then what the kind's Go code defaults
+ * (builtin-go-defaults.ts). A server that stores whatever it is sent lets tests pass that fail on a real cluster.
  */
+import { GO_DEFAULTERS } from './builtin-go-defaults.js';
 import { BUILTIN_SCHEMAS } from './builtin-schemas.js';
 import { isPlainObject } from './patch/merge-patch.js';
 
@@ -35,6 +37,19 @@ export function decodeBuiltin(obj: Record<string, unknown>, definition: string):
 }
 
 /**
+ * The value Go writes for `field` of `definition` when it is unset (a struct's zero value, with its own fields), or
+ * undefined when Go leaves it out: what a server that resets a field (status on create) stores in its place.
+ */
+export function zeroField(definition: string, field: string): unknown {
+  const value = BUILTIN_SCHEMAS.defaults[definition]?.[field];
+  if (value === undefined) return undefined;
+  const filled = structuredClone(value);
+  const type = BUILTIN_SCHEMAS.types[definition]?.[field] ?? '';
+  if (isPlainObject(filled) && BUILTIN_SCHEMAS.types[type]) decodeStruct(filled, type, field, field, []);
+  return filled;
+}
+
+/**
  * `goPath` is the decoder's name for a field: the JSON names of struct fields from the root, without list indexes or
  * map keys; `path` is the full path, as unknown fields are reported.
  */
@@ -50,8 +65,10 @@ function decodeStruct(obj: Record<string, unknown>, definition: string, goPath: 
     } else if (obj[key] === null) delete obj[key];
     else obj[key] = decodeValue(obj[key], type, { struct, field: goPath ? `${goPath}.${key}` : key }, childPath, dropped);
   }
-  const defaults = BUILTIN_SCHEMAS.defaults[definition];
-  if (defaults) for (const [key, value] of Object.entries(defaults)) if (obj[key] === undefined) obj[key] = structuredClone(value);
+  // What Go writes for a field left out: its declared default, or its zero value (a struct with its own fields).
+  for (const key of Object.keys(BUILTIN_SCHEMAS.defaults[definition] ?? {}))
+    if (obj[key] === undefined) obj[key] = zeroField(definition, key);
+  GO_DEFAULTERS[definition]?.(obj);
 }
 
 /** Where a value sits, as the decoder names it: `DeploymentSpec` and `spec.replicas`. */

@@ -2,8 +2,8 @@
  * Every other built-in resource of the pinned Kubernetes version, served generically from its discovery document
  * (builtin-discovery.ts, checked against the real kube-apiserver): storage, watch, list, the status subresource where
  * the real server has one (with metadata.generation maintained, as for workloads), the workloads' `scale`
- * subresource, short names and categories. What generic serving does not give — kind-specific defaulting and
- * validation, other special subresources, strategic-merge keys for lists — is listed in the package README.
+ * subresource, short names and categories; bodies are decoded and defaulted by builtin-decode.ts. What generic
+ * serving does not give (kind-specific validation, other special subresources) is listed in the package README.
  */
 import { BUILTIN_RESOURCES } from './builtin-resources.js';
 import { BUILTIN_DISCOVERY, type DiscoverySnapshot } from './builtin-discovery.js';

@@ -35,10 +35,6 @@ const SELF_DECODING: Record<string, string> = {
   'io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1': 'any',
 };
 
-/** Zero values are how openapi-gen marks non-pointer fields, not defaults the server applies. */
-const isZero = (v: unknown): boolean =>
-  v === '' || v === 0 || v === false || (typeof v === 'object' && v !== null && Object.keys(v).length === 0);
-
 /** The reduced schemas of every kind the documents define, keyed as builtin-schemas.ts keys them. */
 function reduce(documents: Record<string, { components?: { schemas?: Record<string, Schema> } }>): BuiltinSchemas {
   const kinds: Record<string, string> = {};
@@ -76,7 +72,7 @@ function reduce(documents: Record<string, { components?: { schemas?: Record<stri
       types[name] = fields;
       for (const [field, prop] of Object.entries(schema.properties ?? {})) {
         fields[field] = typeOf(prop);
-        if (prop['default'] !== undefined && !isZero(prop['default'])) (defaults[name] ??= {})[field] = prop['default'];
+        if (prop['default'] !== undefined) (defaults[name] ??= {})[field] = prop['default'];
         const strategy = typeof prop['x-kubernetes-patch-strategy'] === 'string' ? prop['x-kubernetes-patch-strategy'] : '';
         const key = prop['x-kubernetes-patch-merge-key'];
         if (strategy.split(',').includes('merge') && fields[field].startsWith('[]'))

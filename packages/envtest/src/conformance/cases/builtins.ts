@@ -168,6 +168,156 @@ export function builtinCases(ctx: SuiteContext): void {
     }
   });
 
+  test('built-ins: what the Go code defaults is filled in: workloads, pod templates, containers, Services, Jobs, Pods', async () => {
+    const ns = await ctx.namespace();
+    const template = { metadata: { labels }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } };
+    const workload = (kind: string, name: string) => ({
+      apiVersion: 'apps/v1',
+      kind,
+      metadata: { name },
+      spec: { selector: { matchLabels: labels }, template },
+    });
+    const container = {
+      name: 'web',
+      image: 'nginx:1.27',
+      resources: {},
+      terminationMessagePath: '/dev/termination-log',
+      terminationMessagePolicy: 'File',
+      imagePullPolicy: 'IfNotPresent',
+    };
+    const podSpecDefaults = {
+      restartPolicy: 'Always',
+      terminationGracePeriodSeconds: 30,
+      dnsPolicy: 'ClusterFirst',
+      securityContext: {},
+      schedulerName: 'default-scheduler',
+    };
+    const defaultedTemplate = { metadata: { labels }, spec: { containers: [container], ...podSpecDefaults } };
+    const created = async (path: string, body: unknown) => {
+      const res = await ctx.client.post(path, body);
+      expect(res.status, res.text).toBe(201);
+      return res.body;
+    };
+    const apps = `/apis/apps/v1/namespaces/${ns}`;
+    const deployment = await created(`${apps}/deployments`, workload('Deployment', 'd'));
+    expect({ spec: deployment.spec, status: deployment.status }).toEqual({
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: labels },
+        template: defaultedTemplate,
+        strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' } },
+        revisionHistoryLimit: 10,
+        progressDeadlineSeconds: 600,
+      },
+      status: {},
+    });
+    const statefulSet = await created(`${apps}/statefulsets`, workload('StatefulSet', 's'));
+    expect({ spec: statefulSet.spec, status: statefulSet.status }).toEqual({
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: labels },
+        template: defaultedTemplate,
+        serviceName: '',
+        podManagementPolicy: 'OrderedReady',
+        updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0, maxUnavailable: 1 } },
+        revisionHistoryLimit: 10,
+        persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Retain', whenScaled: 'Retain' },
+      },
+      status: { replicas: 0, availableReplicas: 0 },
+    });
+    const daemonSet = await created(`${apps}/daemonsets`, workload('DaemonSet', 'ds'));
+    expect({ spec: daemonSet.spec, status: daemonSet.status }).toEqual({
+      spec: {
+        selector: { matchLabels: labels },
+        template: defaultedTemplate,
+        updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } },
+        revisionHistoryLimit: 10,
+      },
+      status: { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 },
+    });
+    const replicaSet = await created(`${apps}/replicasets`, workload('ReplicaSet', 'rs'));
+    expect({ spec: replicaSet.spec, status: replicaSet.status }).toEqual({
+      spec: { replicas: 1, selector: { matchLabels: labels }, template: defaultedTemplate },
+      status: { replicas: 0 },
+    });
+
+    const batch = `/apis/batch/v1/namespaces/${ns}`;
+    const busybox = { name: 'c', image: 'busybox' };
+    const cronJob = await created(`${batch}/cronjobs`, {
+      apiVersion: 'batch/v1',
+      kind: 'CronJob',
+      metadata: { name: 'cj' },
+      spec: {
+        schedule: '*/5 * * * *',
+        jobTemplate: { spec: { template: { spec: { restartPolicy: 'OnFailure', containers: [busybox] } } } },
+      },
+    });
+    const busyboxDefaulted = { ...container, ...busybox, imagePullPolicy: 'Always' };
+    expect(cronJob.spec).toEqual({
+      schedule: '*/5 * * * *',
+      concurrencyPolicy: 'Allow',
+      suspend: false,
+      jobTemplate: {
+        metadata: {},
+        spec: { template: { metadata: {}, spec: { ...podSpecDefaults, restartPolicy: 'OnFailure', containers: [busyboxDefaulted] } } },
+      },
+      successfulJobsHistoryLimit: 3,
+      failedJobsHistoryLimit: 1,
+    });
+    const pinned = { name: 'c', image: `busybox@sha256:${'0'.repeat(64)}` };
+    const job = await created(`${batch}/jobs`, {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'j' },
+      spec: { template: { metadata: { labels }, spec: { restartPolicy: 'Never', containers: [pinned] } } },
+    });
+    expect(job.metadata.labels).toMatchObject(labels);
+    expect(job.spec).toMatchObject({
+      parallelism: 1,
+      completions: 1,
+      backoffLimit: 6,
+      completionMode: 'NonIndexed',
+      suspend: false,
+      podReplacementPolicy: 'TerminatingOrFailed',
+    });
+    expect(job.spec.template.spec.containers).toEqual([{ ...container, ...pinned }]);
+
+    const service = await created(`/api/v1/namespaces/${ns}/services`, {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'svc' },
+      spec: {
+        selector: labels,
+        ports: [
+          { name: 'a', port: 80 },
+          { name: 'b', port: 81, targetPort: 'http', protocol: 'UDP' },
+        ],
+      },
+    });
+    expect(service.spec).toMatchObject({ type: 'ClusterIP', sessionAffinity: 'None', internalTrafficPolicy: 'Cluster' });
+    expect(service.spec.ports).toEqual([
+      { name: 'a', protocol: 'TCP', port: 80, targetPort: 80 },
+      { name: 'b', protocol: 'UDP', port: 81, targetPort: 'http' },
+    ]);
+    expect(service.status).toEqual({ loadBalancer: {} });
+
+    const pod = await created(`/api/v1/namespaces/${ns}/pods`, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p' },
+      spec: { containers: [{ name: 'web', image: 'registry:5000/team/web', resources: { limits: { cpu: '1' } } }] },
+    });
+    expect(pod.spec.containers).toEqual([
+      {
+        ...container,
+        image: 'registry:5000/team/web',
+        imagePullPolicy: 'Always',
+        resources: { limits: { cpu: '1' }, requests: { cpu: '1' } },
+      },
+    ]);
+    expect(pod.spec).toMatchObject({ ...podSpecDefaults, enableServiceLinks: true });
+  });
+
   test('built-ins: a body is read into its Go type: a value of the wrong type is a 400 naming the Go field', async () => {
     const ns = await ctx.namespace();
     const path = `/apis/apps/v1/namespaces/${ns}/deployments`;

@@ -8,7 +8,7 @@ import { objectKey } from '../object-target.js';
 import { checkNamespace } from './body-checks.js';
 import { admitNamespacedCreate } from './namespace-admission.js';
 import { recordUpdate } from '../managed-fields.js';
-import { badBody, decodeObject } from './decode-object.js';
+import { badBody, decodeObject, fillZeroStatus } from './decode-object.js';
 import type { WriteOptions } from './write-options.js';
 
 const GENERATE_NAME_ATTEMPTS = 8;
@@ -36,6 +36,7 @@ export function createObject(
     const candidate = attempt === 0 ? decoded : structuredClone(decoded);
     if (generated) candidate.metadata.name = generateName(prefix);
     const errs = prepareForCreate(type, candidate, target.namespace);
+    fillZeroStatus(type, target.version, candidate);
     if (errs.length > 0) throw invalid(type.group, type.kind, String(candidate.metadata.name ?? ''), errs);
     if (!opts.applying) recordUpdate(candidate, undefined, opts.fieldManager, { type, version: target.version, subresource: undefined });
     const key = objectKey({ type, cluster: target.cluster, namespace: target.namespace, name: candidate.metadata.name });

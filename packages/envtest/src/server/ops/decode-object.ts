@@ -4,7 +4,7 @@
  * fields are then judged by fieldValidation: dropped silently (Ignore), dropped with a warning (Warn, the default), or
  * a 400 (Strict). How a failure is reported depends on the verb, so the caller may say how to refuse.
  */
-import { BuiltinDecodeError, builtinDefinition, decodeBuiltin } from '../../api/builtin-decode.js';
+import { BuiltinDecodeError, builtinDefinition, decodeBuiltin, zeroField } from '../../api/builtin-decode.js';
 import { invalidValue } from '../../api/field-error.js';
 import { pruneAndDefaultObject } from '../../api/prune.js';
 import { groupVersion, type ResourceType } from '../../api/resource-type.js';
@@ -69,4 +69,12 @@ export function checkAppliedObject(type: ResourceType, version: string, applied:
     if (err instanceof BuiltinDecodeError) throw fail(err.applyMessage);
     throw err;
   }
+}
+
+/** Where a server rule dropped a built-in's status (create resets it), the zero status Go would write instead. */
+export function fillZeroStatus(type: ResourceType, version: string, obj: StoredObject): void {
+  const definition =
+    type.custom || obj['status'] !== undefined ? undefined : builtinDefinition(groupVersion(type.group, version), type.kind);
+  const zero = definition ? zeroField(definition, 'status') : undefined;
+  if (zero !== undefined) obj['status'] = zero;
 }
