@@ -77,4 +77,41 @@ describe('FairQueue signals', () => {
     expect(await next).toBe('x');
     q.shutDown();
   });
+
+  it('hands items to live gets in order however many gets were aborted before them, and shutDown answers the rest', async () => {
+    const q = new FairQueue<string>({ name: 'q', key: (s) => s });
+    const first = q.get();
+    const aborted = Array.from({ length: 500 }, () => {
+      const ac = new AbortController();
+      const pending = q.get(ac.signal);
+      ac.abort();
+      return pending;
+    });
+    const second = q.get();
+    const third = q.get(new AbortController().signal);
+    expect(await Promise.all(aborted)).toEqual(aborted.map(() => undefined));
+    q.add('a');
+    q.add('b');
+    expect([await first, await second]).toEqual(['a', 'b']);
+    q.shutDown();
+    expect(await third).toBeUndefined();
+  });
+
+  it('a group dropped and refilled takes one turn per round, as any other group', async () => {
+    const q = new FairQueue<{ group: string; n: number }>({ name: 'q', key: (i) => `${i.group}/${i.n}`, group: (i) => i.group });
+    for (let n = 0; n < 3; n++) q.add({ group: 'a', n });
+    q.add({ group: 'b', n: 0 });
+    q.dropGroup('a');
+    for (let n = 0; n < 3; n++) q.add({ group: 'a', n });
+    q.add({ group: 'b', n: 1 });
+    q.add({ group: 'b', n: 2 });
+    const order: string[] = [];
+    while (q.len() > 0) {
+      const item = (await q.get())!;
+      order.push(`${item.group}${item.n}`);
+      q.done(item);
+    }
+    expect(order).toEqual(['b0', 'a0', 'b1', 'a1', 'b2', 'a2']);
+    q.shutDown();
+  });
 });

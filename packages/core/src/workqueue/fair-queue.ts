@@ -37,7 +37,15 @@ interface Entry<T> {
   processing: boolean;
 }
 
-type Waiter<T> = (item: T | undefined) => void;
+/** A pending `get`; `cancelled` once its signal aborted (it stays in the deque until reached, then is skipped). */
+type Waiter<T> = ((item: T | undefined) => void) & { cancelled?: boolean };
+
+/** One group's waiting keys, and whether it holds a place in the turns (a dropped group's keys are emptied). */
+interface Group {
+  readonly name: string;
+  readonly keys: Deque<string>;
+  inTurn: boolean;
+}
 
 export class FairQueue<T> implements Queue<T> {
   readonly name: string;
@@ -52,13 +60,18 @@ export class FairQueue<T> implements Queue<T> {
    */
   private readonly entries = new Map<string, Entry<T>>();
   private processingNow = 0;
-  /** Waiting keys per group, and the order in which groups take turns. */
-  private readonly fifos = new Map<string, Deque<string>>();
-  private readonly turns = new Deque<string>();
-  private readonly inTurns = new Set<string>();
+  /**
+   * Waiting keys per group, and the order in which groups take turns. Turns hold the groups themselves and pending
+   * gets sit in a deque, not in Sets: a Set that fills and empties on every item rebuilds its table again and again,
+   * and those tables outlive enough young collections to be promoted, then die: old-space garbage at event rates.
+   */
+  private readonly groups = new Map<string, Group>();
+  private readonly turns = new Deque<Group>();
   private waitingCount = 0;
 
-  private readonly waiters = new Set<Waiter<T>>();
+  private readonly waiters = new Deque<Waiter<T>>();
+  /** Pending gets not cancelled. */
+  private liveWaiters = 0;
   private readonly drainWaiters = new Set<() => void>();
   private shuttingDown = false;
 
@@ -94,7 +107,7 @@ export class FairQueue<T> implements Queue<T> {
 
   /** Items of `group` waiting now. */
   lenOf(group: string): number {
-    return this.fifos.get(group)?.length ?? 0;
+    return this.groups.get(group)?.keys.length ?? 0;
   }
 
   /** Items being processed now. */
@@ -108,19 +121,21 @@ export class FairQueue<T> implements Queue<T> {
    */
   get(signal?: AbortSignal): Promise<T | undefined> {
     if (this.shuttingDown || signal?.aborted) return Promise.resolve(undefined);
-    if (this.waiters.size === 0 && this.waitingCount > 0) return Promise.resolve(this.take());
-    if (!signal) return new Promise((resolve) => this.waiters.add(resolve));
+    if (this.liveWaiters === 0 && this.waitingCount > 0) return Promise.resolve(this.take());
+    if (!signal) return new Promise((resolve) => this.wait(resolve));
     return new Promise((resolve) => {
       const onAbort = (): void => {
-        this.waiters.delete(waiter);
+        waiter.cancelled = true;
+        this.liveWaiters--;
+        this.forgetCancelled();
         resolve(undefined);
       };
       const waiter: Waiter<T> = (item) => {
-        signal?.removeEventListener('abort', onAbort);
+        signal.removeEventListener('abort', onAbort);
         resolve(item);
       };
-      this.waiters.add(waiter);
-      signal?.addEventListener('abort', onAbort, { once: true });
+      this.wait(waiter);
+      signal.addEventListener('abort', onAbort, { once: true });
     });
   }
 
@@ -140,11 +155,12 @@ export class FairQueue<T> implements Queue<T> {
 
   /** Drops the group's waiting items, and its items re-added while processing, so `done` will not requeue them. */
   dropGroup(group: string): void {
-    const fifo = this.fifos.get(group);
-    if (fifo) {
-      for (const key of fifo) this.entries.delete(key);
-      this.waitingCount -= fifo.length;
-      this.fifos.delete(group);
+    const dropped = this.groups.get(group);
+    if (dropped) {
+      // Emptied, so its place in the turns (if any) is skipped; a later item of the group makes a new one.
+      this.waitingCount -= dropped.keys.length;
+      for (let key = dropped.keys.shift(); key !== undefined; key = dropped.keys.shift()) this.entries.delete(key);
+      this.groups.delete(group);
     }
     // What is left of the group is being processed; only then is there anything to find.
     if (this.processingNow > 0) for (const entry of this.entries.values()) if (entry.group === group) entry.dirty = false;
@@ -154,16 +170,16 @@ export class FairQueue<T> implements Queue<T> {
   shutDown(): void {
     if (!this.shuttingDown) {
       this.shuttingDown = true;
-      for (const group of this.fifos.keys()) this.metrics.queueDepth(this.name, group, 0);
-      this.fifos.clear();
+      for (const group of this.groups.keys()) this.metrics.queueDepth(this.name, group, 0);
+      this.groups.clear();
       for (const [key, entry] of this.entries) {
         if (entry.processing) entry.dirty = false;
         else this.entries.delete(key);
       }
       this.waitingCount = 0;
     }
-    for (const waiter of this.waiters) waiter(undefined);
-    this.waiters.clear();
+    for (let waiter = this.waiters.shift(); waiter; waiter = this.waiters.shift()) if (!waiter.cancelled) waiter(undefined);
+    this.liveWaiters = 0;
     if (this.processingNow === 0) for (const resolve of this.drainWaiters) resolve();
   }
 
@@ -191,26 +207,40 @@ export class FairQueue<T> implements Queue<T> {
   }
 
   private enqueue(key: string, entry: Entry<T>): void {
-    let fifo = this.fifos.get(entry.group);
-    if (!fifo) {
-      fifo = new Deque<string>();
-      this.fifos.set(entry.group, fifo);
+    let group = this.groups.get(entry.group);
+    if (!group) {
+      group = { name: entry.group, keys: new Deque<string>(), inTurn: false };
+      this.groups.set(entry.group, group);
     }
     entry.since = this.clock.now();
-    fifo.push(key);
+    group.keys.push(key);
     this.waitingCount++;
-    if (!this.inTurns.has(entry.group)) {
-      this.inTurns.add(entry.group);
-      this.turns.push(entry.group);
+    if (!group.inTurn) {
+      group.inTurn = true;
+      this.turns.push(group);
     }
-    this.metrics.queueDepth(this.name, entry.group, fifo.length);
+    this.metrics.queueDepth(this.name, entry.group, group.keys.length);
+  }
+
+  private wait(waiter: Waiter<T>): void {
+    this.waiters.push(waiter);
+    this.liveWaiters++;
+  }
+
+  /** Cancelled gets wait in the deque until reached; when they outnumber the live ones, they go at once. */
+  private forgetCancelled(): void {
+    if (this.waiters.length <= 2 * this.liveWaiters + 64) return;
+    const live: Waiter<T>[] = [];
+    for (let waiter = this.waiters.shift(); waiter; waiter = this.waiters.shift()) if (!waiter.cancelled) live.push(waiter);
+    for (const waiter of live) this.waiters.push(waiter);
   }
 
   /** Hands waiting items to waiting `get` calls, oldest call first. */
   private dispatch(): void {
-    while (this.waiters.size > 0 && this.waitingCount > 0) {
-      const waiter = this.waiters.values().next().value as Waiter<T>;
-      this.waiters.delete(waiter);
+    while (this.liveWaiters > 0 && this.waitingCount > 0) {
+      const waiter = this.waiters.shift()!;
+      if (waiter.cancelled) continue;
+      this.liveWaiters--;
       waiter(this.take());
     }
   }
@@ -219,23 +249,22 @@ export class FairQueue<T> implements Queue<T> {
   private take(): T {
     for (;;) {
       const group = this.turns.shift()!;
-      const fifo = this.fifos.get(group);
-      if (!fifo || fifo.length === 0) {
+      if (group.keys.length === 0) {
         // A dropped group keeps its turn until reached; skip it.
-        this.inTurns.delete(group);
+        group.inTurn = false;
         continue;
       }
-      const key = fifo.shift()!;
+      const key = group.keys.shift()!;
       this.waitingCount--;
       // An emptied group keeps its (empty) deque until dropped: a cluster's next item would otherwise allocate one.
-      if (fifo.length > 0) this.turns.push(group);
-      else this.inTurns.delete(group);
+      if (group.keys.length > 0) this.turns.push(group);
+      else group.inTurn = false;
       const entry = this.entries.get(key)!;
       entry.dirty = false;
       entry.processing = true;
       this.processingNow++;
-      this.metrics.queueDepth(this.name, group, fifo.length);
-      this.metrics.queueLatency(this.name, group, Math.max(0, this.clock.now() - entry.since) / 1000);
+      this.metrics.queueDepth(this.name, group.name, group.keys.length);
+      this.metrics.queueLatency(this.name, group.name, Math.max(0, this.clock.now() - entry.since) / 1000);
       return entry.item;
     }
   }
