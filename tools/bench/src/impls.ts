@@ -14,16 +14,17 @@ export const IMPL_NAMES = ['mcr', 'client-node', 'go-mcr'] as const;
 export type ImplName = (typeof IMPL_NAMES)[number];
 
 /**
- * `MCR_BENCH_CPU_PROF=<dir>` writes a V8 CPU profile of every Node runner there (`node --cpu-prof`), and
+ * `MCR_BENCH_CPU_PROF=<dir>` writes a V8 CPU profile of every Node runner there (`node --cpu-prof`),
  * `MCR_BENCH_ALLOC_PROF=<dir>` a sampling profile of every allocation, collected or not (where the GC's work comes
- * from), to profile first.
+ * from), and `MCR_BENCH_GC_TRACE=<dir>` every collection with its kind and pause, to profile first.
  */
 function profileArgs(): string[] {
   const cpu = process.env['MCR_BENCH_CPU_PROF'];
-  const alloc = process.env['MCR_BENCH_ALLOC_PROF'];
+  const preload = (script: string) => ['--import', new URL(`./runners/${script}`, import.meta.url).href];
   return [
     ...(cpu ? ['--cpu-prof', `--cpu-prof-dir=${cpu}`] : []),
-    ...(alloc ? ['--import', new URL('./runners/alloc-profile.js', import.meta.url).href] : []),
+    ...(process.env['MCR_BENCH_ALLOC_PROF'] ? preload('alloc-profile.js') : []),
+    ...(process.env['MCR_BENCH_GC_TRACE'] ? preload('gc-trace.js') : []),
   ];
 }
 

@@ -1,0 +1,42 @@
+/**
+ * Loaded into a runner with `node --import` when `MCR_BENCH_GC_TRACE=<dir>` is set: records every garbage collection
+ * the process makes (when it started, how long the thread was held, which kind: minor, major, incremental, weak
+ * callbacks; V8's flags, which say whether it was forced or for external memory; the young generation's size and the
+ * old space's use right after) and writes `<dir>/gc-<pid>.json` when the process exits, to tell which collections make
+ * a latency tail and what is promoted.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PerformanceObserver, constants } from 'node:perf_hooks';
+import { getHeapSpaceStatistics } from 'node:v8';
+
+const KINDS: Record<number, string> = {
+  [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+  [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+  [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weakcb',
+};
+
+const dir = process.env['MCR_BENCH_GC_TRACE'];
+if (dir) {
+  const collections: { startMs: number; durationMs: number; kind: string; flags: number; youngBytes: number; oldUsedBytes: number }[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const detail = (entry as typeof entry & { detail?: { kind?: number; flags?: number } }).detail;
+      const spaces = getHeapSpaceStatistics();
+      collections.push({
+        startMs: entry.startTime,
+        durationMs: entry.duration,
+        kind: KINDS[detail?.kind ?? 0] ?? String(detail?.kind),
+        flags: detail?.flags ?? 0,
+        youngBytes: spaces.find((s) => s.space_name === 'new_space')?.space_size ?? 0,
+        oldUsedBytes: spaces.find((s) => s.space_name === 'old_space')?.space_used_size ?? 0,
+      });
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  process.on('exit', () => {
+    observer.disconnect();
+    writeFileSync(join(dir, `gc-${process.pid}.json`), JSON.stringify({ argv: process.argv.slice(1), collections }));
+  });
+}
