@@ -27,9 +27,15 @@ test('a runner started with the preload writes gc-<pid>.json with each collectio
     const files = await readdir(dir);
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(/^gc-\d+\.json$/);
-    const { collections } = JSON.parse(await readFile(join(dir, files[0]!), 'utf8')) as {
+    const { collections, scheduler } = JSON.parse(await readFile(join(dir, files[0]!), 'utf8')) as {
       collections: { kind: string; durationMs: number; youngBytes: number; oldUsedBytes: number }[];
+      scheduler?: { cpuMs: number; runnableWaitMs: number; involuntarySwitches: number; voluntarySwitches: number };
     };
+    if (process.platform === 'linux') {
+      expect(scheduler?.cpuMs).toBeGreaterThan(0);
+      expect(scheduler?.runnableWaitMs).toBeGreaterThanOrEqual(0);
+      expect(Number.isInteger(scheduler?.involuntarySwitches)).toBe(true);
+    }
     expect(collections.filter((c) => c.kind === 'major').length).toBeGreaterThanOrEqual(2);
     expect(collections.some((c) => c.kind === 'minor')).toBe(true);
     for (const c of collections) {

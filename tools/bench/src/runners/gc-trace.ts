@@ -3,9 +3,10 @@
  * the process makes (when it started, how long the thread was held, which kind: minor, major, incremental, weak
  * callbacks; V8's flags, which say whether it was forced or for external memory; the young generation's size and the
  * old space's use right after) and writes `<dir>/gc-<pid>.json` when the process exits, to tell which collections make
- * a latency tail and what is promoted.
+ * a latency tail and what is promoted. On Linux it adds the main thread's scheduler figures (CPU time, time spent
+ * runnable but waiting for a core, involuntary switches): on shared cores, a tail can be the thread not running.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PerformanceObserver, constants } from 'node:perf_hooks';
 import { getHeapSpaceStatistics } from 'node:v8';
@@ -37,6 +38,29 @@ if (dir) {
   observer.observe({ entryTypes: ['gc'] });
   process.on('exit', () => {
     observer.disconnect();
-    writeFileSync(join(dir, `gc-${process.pid}.json`), JSON.stringify({ argv: process.argv.slice(1), collections }));
+    writeFileSync(
+      join(dir, `gc-${process.pid}.json`),
+      JSON.stringify({ argv: process.argv.slice(1), collections, scheduler: scheduler() }),
+    );
   });
+}
+
+/** The main thread's CPU and waiting time (ms) and its switches, from /proc; undefined where there is no /proc. */
+function scheduler(): { cpuMs: number; runnableWaitMs: number; involuntarySwitches: number; voluntarySwitches: number } | undefined {
+  try {
+    const [cpuNs = 0, waitNs = 0] = readFileSync('/proc/self/schedstat', 'utf8').trim().split(' ').map(Number);
+    const status = new Map(
+      readFileSync('/proc/self/status', 'utf8')
+        .split('\n')
+        .map((line) => line.split(':').map((part) => part.trim()) as [string, string]),
+    );
+    return {
+      cpuMs: cpuNs / 1e6,
+      runnableWaitMs: waitNs / 1e6,
+      involuntarySwitches: Number(status.get('nonvoluntary_ctxt_switches')),
+      voluntarySwitches: Number(status.get('voluntary_ctxt_switches')),
+    };
+  } catch {
+    return undefined;
+  }
 }
