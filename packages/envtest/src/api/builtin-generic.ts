@@ -7,7 +7,8 @@
  */
 import { BUILTIN_RESOURCES } from './builtin-resources.js';
 import { BUILTIN_DISCOVERY, type DiscoverySnapshot } from './builtin-discovery.js';
-import type { ResourceType, ScalePaths, Verb } from './resource-type.js';
+import type { ResourceStrategy, ResourceType, ScalePaths, Verb } from './resource-type.js';
+import { jobStrategy } from './strategies/job.js';
 import { ALL_VERBS } from './resource-type.js';
 
 /** The workloads with a `scale` subresource, and where it reads and writes (their selector is a LabelSelector or a map). */
@@ -17,6 +18,9 @@ const WORKLOAD_SCALE: ScalePaths = {
   labelSelectorPath: '.spec.selector',
 };
 const SCALABLE = new Set(['apps/deployments', 'apps/replicasets', 'apps/statefulsets', '/replicationcontrollers']);
+
+/** The create and update rules of generically served kinds that have some. */
+const STRATEGIES: Readonly<Record<string, ResourceStrategy>> = { 'batch/jobs': jobStrategy };
 
 /** Listed by discovery but not stored objects, or served elsewhere in this server. */
 const NOT_STORED = new Set(['componentstatuses']);
@@ -55,6 +59,7 @@ function fromDiscovery(snapshot: DiscoverySnapshot, defined: ReadonlySet<string>
         allowCreateOnUpdate: false,
         allowUnconditionalUpdate: true,
         returnDeletedObject: r.name === 'pods',
+        ...(STRATEGIES[`${group}/${r.name}`] ? { strategy: STRATEGIES[`${group}/${r.name}`] } : {}),
       });
     }
   }

@@ -144,8 +144,9 @@ export const GO_DEFAULTERS: Readonly<Record<string, Defaulter>> = {
     const templateLabels =
       isPlainObject(spec['template']) && isPlainObject(spec['template']['metadata']) ? spec['template']['metadata']['labels'] : undefined;
     const meta = struct(job, 'metadata');
+    // The same map, not a copy, as Go assigns it: labels the create strategy adds to the template show on the Job too.
     if (isPlainObject(templateLabels) && !(isPlainObject(meta['labels']) && Object.keys(meta['labels']).length > 0))
-      meta['labels'] = { ...templateLabels };
+      meta['labels'] = templateLabels;
   },
   'api.batch.v1.CronJob': (cronJob) => {
     const spec = struct(cronJob, 'spec');

@@ -47,8 +47,8 @@ export function prepareForCreate(type: ResourceType, obj: StoredObject, namespac
   if (type.namespaced) m['namespace'] = namespace;
   else delete m['namespace'];
   if (hasStatus(type)) delete obj['status'];
-  type.strategy?.prepareForCreate?.(obj);
   m['uid'] = randomUUID();
+  type.strategy?.prepareForCreate?.(obj);
   m['creationTimestamp'] = nowTimestamp(now);
   if (type.tracksGeneration) m['generation'] = 1;
   else delete m['generation'];

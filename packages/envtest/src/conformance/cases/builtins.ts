@@ -271,7 +271,21 @@ export function builtinCases(ctx: SuiteContext): void {
       metadata: { name: 'j' },
       spec: { template: { metadata: { labels }, spec: { restartPolicy: 'Never', containers: [pinned] } } },
     });
-    expect(job.metadata.labels).toMatchObject(labels);
+    // The selector is made from the Job's uid; the Job's labels, defaulted from its template, show the generated ones too.
+    const uid = job.metadata.uid as string;
+    const generated = {
+      'batch.kubernetes.io/controller-uid': uid,
+      'batch.kubernetes.io/job-name': 'j',
+      'controller-uid': uid,
+      'job-name': 'j',
+    };
+    expect(job.spec.selector).toEqual({ matchLabels: { 'batch.kubernetes.io/controller-uid': uid } });
+    expect(job.spec.manualSelector).toBe(false);
+    expect(job.spec.template.metadata.labels).toEqual({ ...labels, ...generated });
+    expect(job.metadata.labels).toEqual({ ...labels, ...generated });
+    const relabelled = await ctx.client.patch(`${batch}/jobs/j`, 'application/merge-patch+json', { metadata: { labels: { extra: 'x' } } });
+    expect(relabelled.body.metadata.labels).toEqual({ ...labels, ...generated, extra: 'x' });
+    expect(relabelled.body.spec.template.metadata.labels).toEqual({ ...labels, ...generated });
     expect(job.spec).toMatchObject({
       parallelism: 1,
       completions: 1,
