@@ -79,13 +79,17 @@ export function recordApply(
     const othersOwn = new Set(entries.flatMap((e) => [...leafPaths(e.fieldsV1)]));
     for (const path of leafPaths(previous.fieldsV1)) if (!fields.has(path) && !othersOwn.has(path)) removePath(result, path);
   }
+  const apiVersion = groupVersion(target.type.group, target.version);
+  const fieldsV1 = toFieldsV1([...fields.keys()]);
+  // The same fields through the same version keep their time, as the real server's do: an identical apply is a no-op.
+  const unchanged = previous?.apiVersion === apiVersion && JSON.stringify(previous.fieldsV1) === JSON.stringify(fieldsV1);
   const entry: ManagedFieldsEntry = {
     manager,
     operation: 'Apply',
-    apiVersion: groupVersion(target.type.group, target.version),
-    time: nowTimestamp(),
+    apiVersion,
+    time: unchanged ? previous.time : nowTimestamp(),
     fieldsType: 'FieldsV1',
-    fieldsV1: toFieldsV1([...fields.keys()]),
+    fieldsV1,
   };
   if (target.subresource) entry.subresource = target.subresource;
   result.metadata['managedFields'] = [...entries.filter((e) => Object.keys(e.fieldsV1).length > 0), entry];

@@ -110,6 +110,20 @@ export function patchCases(ctx: SuiteContext): void {
     expect(updated.body.metadata.managedFields).toContainEqual(expect.objectContaining({ manager: 'tester', operation: 'Apply' }));
   });
 
+  test('apply: applying the same intent again, a second later, changes nothing (the entry keeps its time)', async () => {
+    const ns = await ctx.namespace();
+    const apply = () => ctx.client.patch(cmPath(ns, 'again'), APPLY, configMap('again', { a: '1' }), { fieldManager: 'tester' });
+    const first = await apply();
+    expect(first.status).toBe(201);
+    // managedFields times have one-second resolution: the second apply lands in a later second than the first.
+    const second = Math.floor(Date.now() / 1000);
+    await expect.poll(() => Math.floor(Date.now() / 1000), { timeout: 3_000, interval: 20 }).toBeGreaterThan(second);
+    const again = await apply();
+    expect(again.status).toBe(200);
+    expect(again.body.metadata.resourceVersion).toBe(first.body.metadata.resourceVersion);
+    expect(again.body.metadata.managedFields).toEqual(first.body.metadata.managedFields);
+  });
+
   test('apply: a second manager changing an owned field conflicts (409) unless forced', async () => {
     const ns = await ctx.namespace();
     const apply = (manager: string, value: string, force?: boolean) =>
