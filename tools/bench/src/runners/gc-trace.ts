@@ -8,7 +8,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PerformanceObserver, constants } from 'node:perf_hooks';
+import { PerformanceObserver, constants, type PerformanceEntry } from 'node:perf_hooks';
 import { getHeapSpaceStatistics } from 'node:v8';
 
 const KINDS: Record<number, string> = {
@@ -21,8 +21,8 @@ const KINDS: Record<number, string> = {
 const dir = process.env['MCR_BENCH_GC_TRACE'];
 if (dir) {
   const collections: { startMs: number; durationMs: number; kind: string; flags: number; youngBytes: number; oldUsedBytes: number }[] = [];
-  const observer = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) {
+  const record = (entries: readonly PerformanceEntry[]): void => {
+    for (const entry of entries) {
       const detail = (entry as typeof entry & { detail?: { kind?: number; flags?: number } }).detail;
       const spaces = getHeapSpaceStatistics();
       collections.push({
@@ -34,9 +34,12 @@ if (dir) {
         oldUsedBytes: spaces.find((s) => s.space_name === 'old_space')?.space_used_size ?? 0,
       });
     }
-  });
+  };
+  const observer = new PerformanceObserver((list) => record(list.getEntries()));
   observer.observe({ entryTypes: ['gc'] });
   process.on('exit', () => {
+    // Entries not yet handed to the callback (Node 24 delivers them later) are taken here.
+    record(observer.takeRecords());
     observer.disconnect();
     writeFileSync(
       join(dir, `gc-${process.pid}.json`),
