@@ -11,8 +11,8 @@ import { isPlainObject } from './patch/merge-patch.js';
 type Obj = Record<string, unknown>;
 type Defaulter = (obj: Obj) => void;
 
-/** The struct under `key`, made when absent (Go: a nil pointer the defaulter allocates). */
-function struct(obj: Obj, key: string): Obj {
+/** The struct under `key`, made when absent (Go: a nil pointer the defaulter allocates). Also used by kinds' rules. */
+export function struct(obj: Obj, key: string): Obj {
   const value = obj[key];
   if (isPlainObject(value)) return value;
   const made: Obj = {};

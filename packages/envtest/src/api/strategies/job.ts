@@ -3,15 +3,10 @@
  * template gets the labels that selector and the Job's name need, so the pods of one Job match that Job only.
  */
 import type { StoredObject } from '../../storage/types.js';
-import { isPlainObject } from '../patch/merge-patch.js';
+import { struct } from '../builtin-go-defaults.js';
 import type { ResourceStrategy } from '../resource-type.js';
 
 type Obj = Record<string, unknown>;
-
-function struct(obj: Obj, key: string): Obj {
-  if (!isPlainObject(obj[key])) obj[key] = {};
-  return obj[key] as Obj;
-}
 
 function generateSelector(job: StoredObject): void {
   const uid = String(job.metadata.uid);
