@@ -165,6 +165,34 @@ describe('InformerCache', () => {
     expect(full.get('a', 'one')?.['data']).toEqual({ big: 'x' });
   });
 
+  it('answers reads that alternate between kinds and modes each from its own informer', async () => {
+    const { api, cache } = setup();
+    api.write(configMaps, cm('a', 'one', {}, { big: 'x' }));
+    api.write(namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'one' } });
+    startCache(cache);
+    for (let round = 0; round < 2; round++) {
+      expect((await cache.get(CM, { namespace: 'a', name: 'one' }))['data']).toEqual({ big: 'x' });
+      expect((await cache.get(CM, { namespace: 'a', name: 'one' }, { metadataOnly: true }))['data']).toBeUndefined();
+      expect((await cache.get(NS, { name: 'one' })).kind).toBe('Namespace');
+      // A kind object with the same apiVersion and another kind is another kind.
+      await expect(cache.get({ ...CM, kind: 'Namespace' }, { name: 'one' })).resolves.toMatchObject({ kind: 'Namespace' });
+    }
+  });
+
+  it('starts an informer for a read whose previous read rode on a lease since released', async () => {
+    const { api, cache } = setup();
+    api.write(configMaps, cm('a', 'one'));
+    startCache(cache);
+    const lease = await cache.acquireInformer(CM);
+    await vi.waitFor(() => expect(lease.informer.hasSynced()).toBe(true));
+    await expect(cache.get(CM, { namespace: 'a', name: 'one' })).resolves.toMatchObject({ metadata: { name: 'one' } });
+    lease.release();
+    await vi.waitFor(() => expect(lease.informer.status().phase).toBe('stopped'));
+    api.write(configMaps, cm('a', 'two'));
+    await expect(cache.get(CM, { namespace: 'a', name: 'two' })).resolves.toMatchObject({ metadata: { name: 'two' } });
+    expect(api.openWatches).toBe(1);
+  });
+
   it('does not cache an unknown kind, so it is looked up again', async () => {
     const { api, cache } = setup();
     startCache(cache);

@@ -69,6 +69,12 @@ export interface InformerCacheOptions {
 /** Options of a cache read: the request's signal, and `metadataOnly` to read the kind's metadata-only informer. */
 export type CacheReadOptions = RequestOptions & { metadataOnly?: boolean };
 
+/** An entry whose informer is built and synced, as a read uses it. */
+interface Readable {
+  readonly informer: SharedInformer;
+  readonly mapping: ResourceMapping;
+}
+
 interface Entry {
   readonly key: string;
   readonly kind: ObjectKind;
@@ -95,6 +101,8 @@ export class InformerCache implements Cache {
   private readonly clusterName: ClusterName;
   private readonly options: InformerCacheOptions;
   private readonly entries = new Map<string, Entry>();
+  /** The kind the previous read asked for, and its entry. */
+  private lastRead: { apiVersion: string; kind: string; metadataOnly: boolean; entry: Entry } | undefined;
   /** kindKey → field → extract; applies to informers of that kind created before or after registration. */
   private readonly indexers = new Map<string, Map<string, IndexerFunc>>();
   private readonly running = new Set<Promise<void>>();
@@ -293,7 +301,7 @@ export class InformerCache implements Cache {
    * no watch behind); with no lease, the read starts the informer and keeps it for the cache's life. When the watch
    * that ran the informer ends during the read, the read starts one of its own.
    */
-  private async readable(kind: ObjectKind, options: CacheReadOptions): Promise<{ informer: SharedInformer; mapping: ResourceMapping }> {
+  private async readable(kind: ObjectKind, options: CacheReadOptions): Promise<Readable> {
     if (this.state === 'new') throw new CacheNotStartedError(kind);
     for (;;) {
       const entry = this.entry(kind, options.metadataOnly ?? false);
@@ -314,13 +322,24 @@ export class InformerCache implements Cache {
   }
 
   /** The informer to read, when it is built and synced: how nearly every read is answered, without waiting. */
-  private readableNow(kind: ObjectKind, options: CacheReadOptions): { informer: SharedInformer; mapping: ResourceMapping } | undefined {
+  private readableNow(kind: ObjectKind, options: CacheReadOptions): Readable | undefined {
     if (this.state !== 'started' || options.signal?.aborted) return undefined;
-    const entry = this.entry(kind, options.metadataOnly ?? false);
+    const metadataOnly = options.metadataOnly ?? false;
+    const entry = this.lastEntry(kind, metadataOnly) ?? this.entry(kind, metadataOnly);
     const informer = entry.informer;
     if (!informer || entry.dropped || !entry.mapping || !informer.hasSynced()) return undefined;
     if (entry.leases === 0) entry.pinned = true;
-    return { informer, mapping: entry.mapping };
+    if (this.lastRead?.entry !== entry) {
+      this.lastRead = { apiVersion: kind.apiVersion, kind: kind.kind, metadataOnly, entry };
+    }
+    return entry as Readable;
+  }
+
+  /** The entry of the previous read, when this read is of the same kind: a reconciler reading one kind in a loop costs no key. */
+  private lastEntry(kind: ObjectKind, metadataOnly: boolean): Entry | undefined {
+    const last = this.lastRead;
+    if (!last || last.entry.dropped || last.kind !== kind.kind || last.apiVersion !== kind.apiVersion) return undefined;
+    return last.metadataOnly === metadataOnly ? last.entry : undefined;
   }
 
   private waitForStart(signal: AbortSignal): Promise<boolean> {

@@ -87,6 +87,11 @@ export interface WatcherOptions {
  */
 export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable<WatcherEvent<T>> {
   private current: WatcherState = { phase: 'empty' };
+  /**
+   * Where a running watch has got to. Kept apart from `current` so that an event costs no new state object; `state`
+   * makes one when asked.
+   */
+  private watchedRv = '';
   private iterated = false;
   private readonly backoff: Backoff;
   /** The last watch ended with "too large resource version" and nothing was delivered since. */
@@ -116,7 +121,9 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
 
   /** The state now; `resourceVersion` is where the next watch resumes. */
   get state(): WatcherState {
-    return this.current;
+    const current = this.current;
+    if (current.phase !== 'watching' || current.resourceVersion === this.watchedRv) return current;
+    return (this.current = { phase: 'watching', resourceVersion: this.watchedRv });
   }
 
   /**
@@ -190,7 +197,7 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
 
   private async run(signal: AbortSignal, deliver: Deliver<T>): Promise<void> {
     while (!signal.aborted) {
-      const state = this.current;
+      const state = this.state;
       let failure: { error: WatcherError; retryInMs: number } | undefined;
       switch (state.phase) {
         case 'empty':
@@ -300,6 +307,7 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
         return retry(new WatchStartFailed(resource, rv, { cause: err }));
       }
       this.current = { phase: 'watching', resourceVersion: rv };
+      this.watchedRv = rv;
       await deliver({ type: 'watching', resourceVersion: rv });
       const openedAt = Date.now();
       let events = 0;
@@ -319,7 +327,7 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
                 return retry(new WatchFailed(resource, rv, `${event.type} event without an object with metadata.name`));
               }
               rv = object.metadata.resourceVersion ?? rv;
-              this.current = { phase: 'watching', resourceVersion: rv };
+              this.watchedRv = rv;
               // The hot path: a consumer that takes events synchronously costs no promise here.
               const pending = deliver({ type: event.type === 'DELETED' ? 'delete' : 'apply', object: object as T });
               if (pending) await pending;
@@ -332,7 +340,7 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
                 return retry(new WatchFailed(resource, rv, 'BOOKMARK event without metadata.resourceVersion'));
               }
               rv = next;
-              this.current = { phase: 'watching', resourceVersion: rv };
+              this.watchedRv = rv;
               await deliver({ type: 'bookmark', resourceVersion: rv });
               break;
             }

@@ -69,6 +69,8 @@ export class PrometheusMetrics implements MetricsRecorder {
   private readonly series = new SeriesByCluster();
   /** Clusters forgotten and not engaged again: their late writes are dropped so their series stay gone. */
   private readonly retired = new Set<ClusterName>();
+  /** reconcileTotal keys per controller and outcome (a handful of each). */
+  private readonly outcomeKeys = new Map<string, Map<ReconcileOutcome, string>>();
 
   // Tallies are written on every queued item and reconcile, and reach prom-client only when scraped.
   private readonly reconcileTotal: Tally;
@@ -205,13 +207,22 @@ export class PrometheusMetrics implements MetricsRecorder {
 
   reconcileDone(controller: string, cluster: ClusterName, outcome: ReconcileOutcome, seconds: number): void {
     if (this.retired.has(cluster)) return;
-    this.reconcileTotal.add(cluster, `${controller}\u0000${outcome}`, 1);
-    const base = { controller, cluster };
+    this.reconcileTotal.add(cluster, this.outcomeKey(controller, outcome), 1);
     if (errorOutcomes.has(outcome)) {
+      const base = { controller, cluster };
       this.reconcileErrors.inc(base);
       this.series.note(cluster, this.reconcileErrors, controller, base);
     }
     if (Number.isFinite(seconds) && seconds >= 0) this.reconcileTime.observe(cluster, controller, seconds);
+  }
+
+  /** The reconcileTotal key of a controller and outcome, made once: a reconcile then costs no string. */
+  private outcomeKey(controller: string, outcome: ReconcileOutcome): string {
+    let keys = this.outcomeKeys.get(controller);
+    if (!keys) this.outcomeKeys.set(controller, (keys = new Map<ReconcileOutcome, string>()));
+    let key = keys.get(outcome);
+    if (key === undefined) keys.set(outcome, (key = `${controller}\u0000${outcome}`));
+    return key;
   }
 
   activeWorkers(controller: string, count: number): void {

@@ -213,25 +213,38 @@ class ClusterKindSource<T extends KubeObjectLike> implements Source {
     const { handler, predicates } = this.spec;
     const clusterName = this.clusterName;
     const cluster = this.cluster;
-    const live = () => !signal.aborted;
+    // Called for every event: without predicates (the common case) an event costs its event object and nothing else.
+    const filtered = predicates.length > 0;
     return {
       onAdd: (object, isInInitialList) => {
-        if (!live() || !handler.create) return;
+        if (signal.aborted || !handler.create) return;
         const event: CreateEvent<T> = { clusterName, cluster, object, isInInitialList };
-        if (!this.admit('create', predicates, (p) => p.create?.(event) ?? true, object)) return;
-        this.call('create', object, () => handler.create!(event, queue));
+        if (filtered && !this.admit('create', predicates, (p) => p.create?.(event) ?? true, object)) return;
+        try {
+          handler.create(event, queue);
+        } catch (err) {
+          this.handlerThrew('create', object, err);
+        }
       },
       onUpdate: (objectOld, objectNew) => {
-        if (!live() || !handler.update) return;
+        if (signal.aborted || !handler.update) return;
         const event: UpdateEvent<T> = { clusterName, cluster, objectOld, objectNew };
-        if (!this.admit('update', predicates, (p) => p.update?.(event) ?? true, objectNew)) return;
-        this.call('update', objectNew, () => handler.update!(event, queue));
+        if (filtered && !this.admit('update', predicates, (p) => p.update?.(event) ?? true, objectNew)) return;
+        try {
+          handler.update(event, queue);
+        } catch (err) {
+          this.handlerThrew('update', objectNew, err);
+        }
       },
       onDelete: (object, deleteStateUnknown) => {
-        if (!live() || !handler.delete) return;
+        if (signal.aborted || !handler.delete) return;
         const event: DeleteEvent<T> = { clusterName, cluster, object, deleteStateUnknown };
-        if (!this.admit('delete', predicates, (p) => p.delete?.(event) ?? true, object)) return;
-        this.call('delete', object, () => handler.delete!(event, queue));
+        if (filtered && !this.admit('delete', predicates, (p) => p.delete?.(event) ?? true, object)) return;
+        try {
+          handler.delete(event, queue);
+        } catch (err) {
+          this.handlerThrew('delete', object, err);
+        }
       },
     };
   }
@@ -246,12 +259,8 @@ class ClusterKindSource<T extends KubeObjectLike> implements Source {
     }
   }
 
-  private call(type: string, obj: T, fn: () => void): void {
-    try {
-      fn();
-    } catch (err) {
-      this.log.error(`event handler threw on ${type} event`, err, objectFields(obj));
-    }
+  private handlerThrew(type: string, obj: T, err: unknown): void {
+    this.log.error(`event handler threw on ${type} event`, err, objectFields(obj));
   }
 }
 

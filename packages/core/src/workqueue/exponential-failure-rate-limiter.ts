@@ -41,11 +41,12 @@ export class ExponentialFailureRateLimiter<T> implements RateLimiter<T> {
 
   /** Resets the item's failure count. */
   forget(item: T): void {
-    this.failures.delete(this.keyOf(item));
+    // Called after every successful reconcile; while nothing is failing, that costs no key.
+    if (this.failures.size > 0) this.failures.delete(this.keyOf(item));
   }
 
   /** How many times the item failed since it was last forgotten. */
   numRequeues(item: T): number {
-    return this.failures.get(this.keyOf(item)) ?? 0;
+    return this.failures.size === 0 ? 0 : (this.failures.get(this.keyOf(item)) ?? 0);
   }
 }
