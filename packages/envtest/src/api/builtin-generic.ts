@@ -9,6 +9,8 @@ import { BUILTIN_RESOURCES } from './builtin-resources.js';
 import { BUILTIN_DISCOVERY, type DiscoverySnapshot } from './builtin-discovery.js';
 import type { ResourceStrategy, ResourceType, ScalePaths, Verb } from './resource-type.js';
 import { jobStrategy } from './strategies/job.js';
+import { podStrategy } from './strategies/pod.js';
+import { serviceStrategy } from './strategies/service.js';
 import { ALL_VERBS } from './resource-type.js';
 
 /** The workloads with a `scale` subresource, and where it reads and writes (their selector is a LabelSelector or a map). */
@@ -20,7 +22,11 @@ const WORKLOAD_SCALE: ScalePaths = {
 const SCALABLE = new Set(['apps/deployments', 'apps/replicasets', 'apps/statefulsets', '/replicationcontrollers']);
 
 /** The create and update rules of generically served kinds that have some. */
-const STRATEGIES: Readonly<Record<string, ResourceStrategy>> = { 'batch/jobs': jobStrategy };
+const STRATEGIES: Readonly<Record<string, ResourceStrategy>> = {
+  'batch/jobs': jobStrategy,
+  '/pods': podStrategy,
+  '/services': serviceStrategy,
+};
 
 /** Listed by discovery but not stored objects, or served elsewhere in this server. */
 const NOT_STORED = new Set(['componentstatuses']);

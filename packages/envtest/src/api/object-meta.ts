@@ -8,9 +8,12 @@ import { isDeepStrictEqual } from 'node:util';
 import type { StoredObject } from '../storage/types.js';
 import type { FieldError } from './field-error.js';
 import { forbiddenField, invalidValue, required } from './field-error.js';
-import type { ResourceType } from './resource-type.js';
+import type { ResourceType, StrategyContext } from './resource-type.js';
 import { hasStatus } from './resource-type.js';
 import { validateMetadataMaps, validateName } from './validation.js';
+
+/** For callers that write no kind whose rules read other objects. */
+const NO_SIBLINGS: StrategyContext = { siblings: () => [] };
 
 const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
 
@@ -40,7 +43,13 @@ export function isDeleting(obj: StoredObject): boolean {
 }
 
 /** Server-set fields on create. The caller has already resolved generateName into metadata.name. */
-export function prepareForCreate(type: ResourceType, obj: StoredObject, namespace: string | undefined, now = new Date()): FieldError[] {
+export function prepareForCreate(
+  type: ResourceType,
+  obj: StoredObject,
+  namespace: string | undefined,
+  ctx: StrategyContext = NO_SIBLINGS,
+  now = new Date(),
+): FieldError[] {
   const m = meta(obj);
   for (const k of ['creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink', 'uid', 'resourceVersion'])
     delete m[k];
@@ -48,18 +57,24 @@ export function prepareForCreate(type: ResourceType, obj: StoredObject, namespac
   else delete m['namespace'];
   if (hasStatus(type)) delete obj['status'];
   m['uid'] = randomUUID();
-  type.strategy?.prepareForCreate?.(obj);
+  type.strategy?.prepareForCreate?.(obj, ctx);
   m['creationTimestamp'] = nowTimestamp(now);
   if (type.tracksGeneration) m['generation'] = 1;
   else delete m['generation'];
-  return validateObject(type, obj, undefined);
+  return validateObject(type, obj, undefined, ctx);
 }
 
 /**
  * Server rules on update through the main endpoint or a subresource. Mutates `obj` into what is stored; returns
  * validation errors (422) if any.
  */
-export function prepareForUpdate(type: ResourceType, obj: StoredObject, old: StoredObject, subresource: string | undefined): FieldError[] {
+export function prepareForUpdate(
+  type: ResourceType,
+  obj: StoredObject,
+  old: StoredObject,
+  subresource: string | undefined,
+  ctx: StrategyContext = NO_SIBLINGS,
+): FieldError[] {
   const errs: FieldError[] = [];
   const m = meta(obj);
   const om = meta(old);
@@ -89,7 +104,7 @@ export function prepareForUpdate(type: ResourceType, obj: StoredObject, old: Sto
     if (old['status'] === undefined) delete obj['status'];
     else obj['status'] = structuredClone(old['status']);
   }
-  type.strategy?.prepareForUpdate?.(obj, old);
+  type.strategy?.prepareForUpdate?.(obj, old, ctx);
 
   if (m['uid'] === undefined || m['uid'] === '') m['uid'] = om['uid'];
   else if (m['uid'] !== om['uid']) errs.push(invalidValue('metadata.uid', m['uid'], 'field is immutable'));
@@ -112,7 +127,7 @@ export function prepareForUpdate(type: ResourceType, obj: StoredObject, old: Sto
     const generation = typeof om['generation'] === 'number' ? om['generation'] : 1;
     m['generation'] = specChanged(type, obj, old) ? generation + 1 : generation;
   } else delete m['generation'];
-  return [...errs, ...validateObject(type, obj, old)];
+  return [...errs, ...validateObject(type, obj, old, ctx)];
 }
 
 /** Anything outside metadata changed (status excluded when it has its own endpoint). */
@@ -125,13 +140,13 @@ function specChanged(type: ResourceType, obj: StoredObject, old: StoredObject): 
   return !isDeepStrictEqual(strip(obj), strip(old));
 }
 
-function validateObject(type: ResourceType, obj: StoredObject, old: StoredObject | undefined): FieldError[] {
+function validateObject(type: ResourceType, obj: StoredObject, old: StoredObject | undefined, ctx: StrategyContext): FieldError[] {
   const m = meta(obj);
   const errs: FieldError[] = [];
   const name = m['name'];
   if (typeof name !== 'string' || name === '') errs.push(required('metadata.name', 'name or generateName is required'));
   else if (!old) errs.push(...validateName(name, type.nameIsLabel === true));
   errs.push(...validateMetadataMaps(m));
-  errs.push(...(type.strategy?.validate?.(obj, old) ?? []));
+  errs.push(...(type.strategy?.validate?.(obj, old, ctx) ?? []));
   return errs;
 }

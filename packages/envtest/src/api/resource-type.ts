@@ -17,13 +17,20 @@ export interface ScalePaths {
   readonly labelSelectorPath?: string;
 }
 
+/** What a kind's rules may read besides the object: the other objects of its resource in the same cluster. */
+export interface StrategyContext {
+  /** Every object of this resource stored in the cluster now, in every namespace (the object being written included). */
+  siblings(): readonly StoredObject[];
+}
+
+/** Kind-specific server rules (the registry strategy and the admission plugins a default kube-apiserver runs). */
 export interface ResourceStrategy {
-  /** Defaults and server-side rewrites on create (e.g. Secret stringData, Namespace phase). */
-  prepareForCreate?(obj: StoredObject): void;
-  /** Rewrites on update through the main endpoint (e.g. keep Namespace spec.finalizers). */
-  prepareForUpdate?(obj: StoredObject, old: StoredObject): void;
+  /** Defaults and server-side rewrites on create (e.g. Secret stringData, Namespace phase, a Service's cluster IP). */
+  prepareForCreate?(obj: StoredObject, ctx: StrategyContext): void;
+  /** Rewrites on update through the main endpoint (e.g. keep Namespace spec.finalizers, a Service's allocations). */
+  prepareForUpdate?(obj: StoredObject, old: StoredObject, ctx: StrategyContext): void;
   /** Type-specific validation on create and update. */
-  validate?(obj: StoredObject, old: StoredObject | undefined): FieldError[];
+  validate?(obj: StoredObject, old: StoredObject | undefined, ctx: StrategyContext): FieldError[];
 }
 
 /** A JSON-schema-ish structural schema (the subset used for pruning and defaulting). */

@@ -332,6 +332,180 @@ export function builtinCases(ctx: SuiteContext): void {
     expect(pod.spec).toMatchObject({ ...podSpecDefaults, enableServiceLinks: true });
   });
 
+  test("built-ins: a Service gets a cluster IP and node ports from the cluster's ranges, and keeps them", async () => {
+    const ns = await ctx.namespace();
+    const path = `/api/v1/namespaces/${ns}/services`;
+    const service = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name }, spec });
+    const create = async (name: string, spec: Record<string, unknown>) => {
+      const res = await ctx.client.post(path, service(name, spec));
+      expect(res.status, res.text).toBe(201);
+      return res.body;
+    };
+    const refused = async (name: string, spec: Record<string, unknown>, message: string) => {
+      expectStatus(await ctx.client.post(path, service(name, spec)), 422, 'Invalid', `Service "${name}" is invalid: ${message}`);
+    };
+    const ports = [{ port: 80 }];
+    const inNodePortRange = (port: unknown) => typeof port === 'number' && port >= 30000 && port <= 32767;
+
+    const web = await create('web', { selector: labels, ports });
+    const ip = web.spec.clusterIP as string;
+    expect(ip).toMatch(/^10\.0\.0\.([2-9]|[1-9][0-9]|1[0-9][0-9]|2[0-4][0-9]|25[0-4])$/);
+    expect(web.spec).toMatchObject({ clusterIPs: [ip], ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack' });
+    expect((await create('headless', { clusterIP: 'None', selector: labels, ports })).spec).toMatchObject({
+      clusterIPs: ['None'],
+      ipFamilies: ['IPv4'],
+      ipFamilyPolicy: 'SingleStack',
+    });
+    // Without a selector a headless Service asks for both families, even of a single-stack cluster.
+    expect((await create('headless-bare', { clusterIP: 'None', ports })).spec).toMatchObject({
+      ipFamilies: ['IPv4', 'IPv6'],
+      ipFamilyPolicy: 'RequireDualStack',
+    });
+    expect((await create('name', { type: 'ExternalName', externalName: 'example.com' })).spec).toEqual({
+      type: 'ExternalName',
+      externalName: 'example.com',
+      sessionAffinity: 'None',
+    });
+    const nodePort = await create('np', { type: 'NodePort', selector: labels, ports });
+    const allocatedPort = nodePort.spec.ports[0].nodePort;
+    expect(inNodePortRange(allocatedPort), String(allocatedPort)).toBe(true);
+    const lb = await create('lb', { type: 'LoadBalancer', externalTrafficPolicy: 'Local', selector: labels, ports });
+    expect(inNodePortRange(lb.spec.healthCheckNodePort) && inNodePortRange(lb.spec.ports[0].nodePort), JSON.stringify(lb.spec)).toBe(true);
+    expect(lb.spec.healthCheckNodePort).not.toBe(lb.spec.ports[0].nodePort);
+
+    await refused(
+      'taken',
+      { clusterIP: ip, ports },
+      `spec.clusterIPs: Invalid value: ["${ip}"]: failed to allocate IP ${ip}: provided IP is already allocated`,
+    );
+    await refused(
+      'elsewhere',
+      { clusterIP: '10.1.0.5', ports },
+      'spec.clusterIPs: Invalid value: ["10.1.0.5"]: failed to allocate IP 10.1.0.5: the provided network does not match the current range',
+    );
+    await refused(
+      'garbage',
+      { clusterIP: 'abc', ports },
+      'spec.clusterIPs[0]: Invalid value: "abc": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)',
+    );
+    await refused(
+      'np-taken',
+      { type: 'NodePort', ports: [{ port: 80, nodePort: allocatedPort }] },
+      `spec.ports[0].nodePort: Invalid value: ${allocatedPort}: provided port is already allocated`,
+    );
+    await refused(
+      'np-low',
+      { type: 'NodePort', ports: [{ port: 80, nodePort: 80 }] },
+      'spec.ports[0].nodePort: Invalid value: 80: provided port is not in the valid range. The range of valid ports is 30000-32767',
+    );
+    await refused(
+      'np-cluster',
+      { ports: [{ port: 80, nodePort: 30001 }] },
+      "spec.ports[0].nodePort: Forbidden: may not be used when `type` is 'ClusterIP'",
+    );
+    await refused(
+      'name-ip',
+      { type: 'ExternalName', externalName: 'example.com', clusterIP: '10.0.0.60' },
+      'spec.clusterIPs: Forbidden: may not be set for ExternalName services',
+    );
+
+    // An update that leaves out what was allocated keeps it (a controller writing its own spec); changing it is refused.
+    const rewritten = await ctx.client.put(`${path}/web`, {
+      ...service('web', { selector: { app: 'other' }, ports }),
+      metadata: web.metadata,
+    });
+    expect(rewritten.status, rewritten.text).toBe(200);
+    expect(rewritten.body.spec).toMatchObject({ clusterIP: ip, clusterIPs: [ip], selector: { app: 'other' } });
+    const moved = { ...rewritten.body, spec: { ...rewritten.body.spec, clusterIP: '10.0.0.77', clusterIPs: undefined } };
+    expectStatus(
+      await ctx.client.put(`${path}/web`, moved),
+      422,
+      'Invalid',
+      'Service "web" is invalid: spec.clusterIPs[0]: Invalid value: ["10.0.0.77"]: may not change once set',
+    );
+    const samePorts = await ctx.client.put(`${path}/np`, {
+      ...service('np', { type: 'NodePort', selector: labels, ports }),
+      metadata: nodePort.metadata,
+    });
+    expect(samePorts.body.spec.ports).toEqual([{ port: 80, protocol: 'TCP', targetPort: 80, nodePort: allocatedPort }]);
+
+    // A type change drops what the new type does not use.
+    const toName = await ctx.client.patch(`${path}/web`, 'application/merge-patch+json', {
+      spec: { type: 'ExternalName', externalName: 'x.example' },
+    });
+    expect(toName.body.spec).toEqual({
+      type: 'ExternalName',
+      externalName: 'x.example',
+      sessionAffinity: 'None',
+      selector: { app: 'other' },
+      ports: [{ port: 80, protocol: 'TCP', targetPort: 80 }],
+    });
+    const toCluster = await ctx.client.patch(`${path}/np`, 'application/merge-patch+json', { spec: { type: 'ClusterIP' } });
+    expect(toCluster.body.spec.ports).toEqual([{ port: 80, protocol: 'TCP', targetPort: 80 }]);
+    expect(toCluster.body.spec.externalTrafficPolicy).toBeUndefined();
+    expect(toCluster.body.spec.clusterIP).toBe(nodePort.spec.clusterIP);
+  });
+
+  test('built-ins: a new Pod is Pending with its QoS class, priority and default tolerations, and its spec is fixed', async () => {
+    const ns = await ctx.namespace();
+    const path = `/api/v1/namespaces/${ns}/pods`;
+    const pod = (name: string, container: Record<string, unknown> = {}, spec: Record<string, unknown> = {}) => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name },
+      spec: { containers: [{ name: 'c', image: 'nginx', ...container }], ...spec },
+    });
+    const create = async (body: Record<string, unknown>) => {
+      const res = await ctx.client.post(path, body);
+      expect(res.status, res.text).toBe(201);
+      return res.body;
+    };
+    const defaultTolerations = [
+      { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+      { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+    ];
+    // Whatever status a create asks for, a Pod starts Pending.
+    const minimal = await create({ ...pod('minimal'), status: { phase: 'Running' } });
+    expect(minimal.metadata.generation).toBe(1);
+    expect(minimal.status).toEqual({ phase: 'Pending', qosClass: 'BestEffort' });
+    expect(minimal.spec).toMatchObject({ priority: 0, preemptionPolicy: 'PreemptLowerPriority', tolerations: defaultTolerations });
+    const qos = async (name: string, resources: Record<string, unknown>, spec: Record<string, unknown> = {}) =>
+      (await create(pod(name, { resources }, spec))).status.qosClass;
+    expect(await qos('guaranteed', { limits: { cpu: '1', memory: '1Gi' } })).toBe('Guaranteed');
+    expect(await qos('guaranteed-sum', { requests: { cpu: '1000m', memory: '1024Mi' }, limits: { cpu: 1, memory: '1Gi' } })).toBe(
+      'Guaranteed',
+    );
+    expect(await qos('burstable', { requests: { cpu: '100m' } })).toBe('Burstable');
+    expect(await qos('burstable-cpu-only', { limits: { cpu: '1' } })).toBe('Burstable');
+    expect(
+      await qos('burstable-init', { limits: { cpu: '1', memory: '1Gi' } }, { initContainers: [{ name: 'i', image: 'busybox' }] }),
+    ).toBe('Burstable');
+    const ownToleration = { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 60 };
+    expect((await create(pod('tolerant', {}, { tolerations: [ownToleration] }))).spec.tolerations).toEqual([
+      ownToleration,
+      defaultTolerations[1],
+    ]);
+
+    // A running Pod's spec is fixed but for images, deadline, added tolerations and grace.
+    const image = await ctx.client.patch(`${path}/minimal`, 'application/strategic-merge-patch+json', {
+      spec: { containers: [{ name: 'c', image: 'nginx:2' }] },
+    });
+    expect(image.status, image.text).toBe(200);
+    expect(image.body.metadata.generation).toBe(2);
+    expectStatus(
+      await ctx.client.patch(`${path}/minimal`, 'application/merge-patch+json', { spec: { restartPolicy: 'Never' } }),
+      422,
+      'Invalid',
+      /^Pod "minimal" is invalid: spec: Forbidden: pod updates may not change fields other than `spec.containers\[\*\].image`,`spec.initContainers\[\*\].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` \(only additions to existing tolerations\),`spec.terminationGracePeriodSeconds` \(allow it to be set to 1 if it was previously negative\)/,
+    );
+    // A default toleration taken out comes back at the end.
+    const removed = await ctx.client.patch(`${path}/minimal`, 'application/json-patch+json', [
+      { op: 'remove', path: '/spec/tolerations/0' },
+    ]);
+    expect(removed.status, removed.text).toBe(200);
+    expect(removed.body.spec.tolerations).toEqual([defaultTolerations[1], defaultTolerations[0]]);
+  });
+
   test('built-ins: a body is read into its Go type: a value of the wrong type is a 400 naming the Go field', async () => {
     const ns = await ctx.namespace();
     const path = `/apis/apps/v1/namespaces/${ns}/deployments`;

@@ -10,6 +10,7 @@ import { admitNamespacedCreate } from './namespace-admission.js';
 import { recordUpdate } from '../managed-fields.js';
 import { badBody, decodeObject, fillZeroStatus } from './decode-object.js';
 import type { WriteOptions } from './write-options.js';
+import { strategyContext } from './strategy-context.js';
 
 const GENERATE_NAME_ATTEMPTS = 8;
 
@@ -35,7 +36,7 @@ export function createObject(
   for (let attempt = 0; ; attempt++) {
     const candidate = attempt === 0 ? decoded : structuredClone(decoded);
     if (generated) candidate.metadata.name = generateName(prefix);
-    const errs = prepareForCreate(type, candidate, target.namespace);
+    const errs = prepareForCreate(type, candidate, target.namespace, strategyContext(state, target));
     fillZeroStatus(type, target.version, candidate);
     if (errs.length > 0) throw invalid(type.group, type.kind, String(candidate.metadata.name ?? ''), errs);
     if (!opts.applying) recordUpdate(candidate, undefined, opts.fieldManager, { type, version: target.version, subresource: undefined });

@@ -12,6 +12,7 @@ import { badBody, decodeObject } from './decode-object.js';
 import { checkName, checkNamespace } from './body-checks.js';
 import { createObject } from './create.js';
 import type { WriteOptions } from './write-options.js';
+import { strategyContext } from './strategy-context.js';
 
 export interface WriteResult {
   readonly object: StoredObject;
@@ -54,7 +55,7 @@ export function applyUpdate(state: ApiState, target: ObjectTarget, obj: StoredOb
     throw conflict({ group: type.group, resource: type.resource }, target.name, OPTIMISTIC_LOCK_MESSAGE);
   }
   decodeObject(type, target.version, obj, opts, badBody(type, target.version));
-  const errs = prepareForUpdate(type, obj, old, target.subresource);
+  const errs = prepareForUpdate(type, obj, old, target.subresource, strategyContext(state, target));
   if (errs.length > 0) throw invalid(type.group, type.kind, target.name, errs);
   if (!opts.applying) recordUpdate(obj, old, opts.fieldManager, target);
   return commitUpdate(state, objectKey(target), obj, old, opts.dryRun);

@@ -1,0 +1,254 @@
+/**
+ * Service rules: a Service that needs a cluster IP gets one from the cluster's service range, and NodePort and
+ * LoadBalancer Services get node ports (and a health-check port under externalTrafficPolicy Local); an update that
+ * leaves them out keeps them, one that changes them is refused, and a taken or out-of-range value is refused as the
+ * real allocators refuse it. The range is the one the real tier starts kube-apiserver with (10.0.0.0/24), with
+ * 10.0.0.1 kept for the `kubernetes` Service as there.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { isPlainObject } from '../patch/merge-patch.js';
+import type { StoredObject } from '../../storage/types.js';
+import { forbiddenField, invalidValue, type FieldError } from '../field-error.js';
+import type { ResourceStrategy, StrategyContext } from '../resource-type.js';
+import { struct } from '../builtin-go-defaults.js';
+
+type Obj = Record<string, unknown>;
+
+/** The service range: 10.0.0.0/24 without its network and broadcast addresses and 10.0.0.1. */
+const SERVICE_RANGE = { prefix: '10.0.0.', first: 2, last: 254 };
+const NODE_PORTS = { first: 30000, last: 32767 };
+
+function specOf(svc: StoredObject): Obj {
+  return isPlainObject(svc['spec']) ? svc['spec'] : {};
+}
+
+function typeOf(spec: Obj): string {
+  return typeof spec['type'] === 'string' && spec['type'] !== '' ? spec['type'] : 'ClusterIP';
+}
+
+function needsClusterIP(spec: Obj): boolean {
+  return typeOf(spec) !== 'ExternalName' && spec['clusterIP'] !== 'None';
+}
+
+function needsNodePorts(spec: Obj): boolean {
+  const type = typeOf(spec);
+  return type === 'NodePort' || (type === 'LoadBalancer' && spec['allocateLoadBalancerNodePorts'] !== false);
+}
+
+function needsHealthCheckPort(spec: Obj): boolean {
+  return typeOf(spec) === 'LoadBalancer' && spec['externalTrafficPolicy'] === 'Local';
+}
+
+function portsOf(spec: Obj): Obj[] {
+  return Array.isArray(spec['ports']) ? spec['ports'].filter(isPlainObject) : [];
+}
+
+function hasClusterIPs(spec: Obj): boolean {
+  return Array.isArray(spec['clusterIPs']) && spec['clusterIPs'].length > 0;
+}
+
+function clusterIPOf(spec: Obj): string {
+  return typeof spec['clusterIP'] === 'string' ? spec['clusterIP'] : '';
+}
+
+/** The host part of an address in the service range, or undefined. */
+function inRange(ip: string): number | undefined {
+  if (!ip.startsWith(SERVICE_RANGE.prefix)) return undefined;
+  const host = Number(ip.slice(SERVICE_RANGE.prefix.length));
+  return Number.isInteger(host) && String(host) === ip.slice(SERVICE_RANGE.prefix.length) && host >= 1 && host <= 254 ? host : undefined;
+}
+
+function isIPv4(ip: string): boolean {
+  const parts = ip.split('.');
+  return parts.length === 4 && parts.every((p) => /^(0|[1-9][0-9]{0,2})$/.test(p) && Number(p) <= 255);
+}
+
+/** What the other Services of the cluster hold: cluster IPs and node ports (health-check ports included). */
+function taken(ctx: StrategyContext, self: StoredObject): { ips: Set<string>; ports: Set<number> } {
+  const ips = new Set<string>();
+  const ports = new Set<number>();
+  for (const other of ctx.siblings()) {
+    if (other.metadata.namespace === self.metadata.namespace && other.metadata.name === self.metadata.name) continue;
+    const spec = specOf(other);
+    if (needsClusterIP(spec) && clusterIPOf(spec) !== '') ips.add(clusterIPOf(spec));
+    for (const port of portsOf(spec)) if (typeof port['nodePort'] === 'number' && port['nodePort'] > 0) ports.add(port['nodePort']);
+    if (typeof spec['healthCheckNodePort'] === 'number' && spec['healthCheckNodePort'] > 0) ports.add(spec['healthCheckNodePort']);
+  }
+  return { ips, ports };
+}
+
+/** A random free value of [first, last], as the real allocators pick; undefined when all are taken. */
+function pickFree(first: number, last: number, isTaken: (n: number) => boolean): number | undefined {
+  const size = last - first + 1;
+  const start = Math.floor(Math.random() * size);
+  for (let i = 0; i < size; i++) {
+    const candidate = first + ((start + i) % size);
+    if (!isTaken(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+function allocate(svc: StoredObject, ctx: StrategyContext): void {
+  const spec = struct(svc, 'spec');
+  // What Go's omitempty leaves out of the stored object.
+  if (spec['clusterIP'] === '') delete spec['clusterIP'];
+  const used = taken(ctx, svc);
+  if (needsClusterIP(spec)) {
+    if (clusterIPOf(spec) === '') {
+      const host = pickFree(SERVICE_RANGE.first, SERVICE_RANGE.last, (h) => used.ips.has(`${SERVICE_RANGE.prefix}${h}`));
+      // A full range is left for validation to report.
+      if (host !== undefined) spec['clusterIP'] = `${SERVICE_RANGE.prefix}${host}`;
+    }
+  }
+  defaultIPFamilies(spec);
+  const ports = new Set(used.ports);
+  for (const port of portsOf(spec)) if (typeof port['nodePort'] === 'number' && port['nodePort'] > 0) ports.add(port['nodePort']);
+  if (needsNodePorts(spec)) {
+    for (const port of portsOf(spec)) {
+      if (typeof port['nodePort'] === 'number' && port['nodePort'] > 0) continue;
+      const picked = pickFree(NODE_PORTS.first, NODE_PORTS.last, (n) => ports.has(n));
+      if (picked === undefined) continue;
+      port['nodePort'] = picked;
+      ports.add(picked);
+    }
+  }
+  if (needsHealthCheckPort(spec) && !(typeof spec['healthCheckNodePort'] === 'number' && spec['healthCheckNodePort'] > 0)) {
+    const picked = pickFree(NODE_PORTS.first, NODE_PORTS.last, (n) => ports.has(n));
+    if (picked !== undefined) spec['healthCheckNodePort'] = picked;
+  }
+}
+
+/**
+ * clusterIPs follows clusterIP, and the IP families are the cluster's (IPv4 only), except that a headless Service
+ * without a selector requires both families, as the real server answers even in a single-stack cluster.
+ */
+function defaultIPFamilies(spec: Obj): void {
+  if (typeOf(spec) === 'ExternalName') return;
+  const ip = clusterIPOf(spec);
+  if (ip !== '' && !hasClusterIPs(spec)) spec['clusterIPs'] = [ip];
+  const headlessWithoutSelector = ip === 'None' && !(isPlainObject(spec['selector']) && Object.keys(spec['selector']).length > 0);
+  if (spec['ipFamilyPolicy'] === undefined || spec['ipFamilyPolicy'] === '') {
+    spec['ipFamilyPolicy'] = headlessWithoutSelector ? 'RequireDualStack' : 'SingleStack';
+  }
+  if (!(Array.isArray(spec['ipFamilies']) && spec['ipFamilies'].length > 0)) {
+    spec['ipFamilies'] = spec['ipFamilyPolicy'] === 'SingleStack' ? ['IPv4'] : ['IPv4', 'IPv6'];
+  }
+}
+
+/**
+ * A type change drops what the new type does not use, unless the request changed it (the registry's
+ * dropTypeDependentFields): a Service that becomes ExternalName loses its cluster IPs, families and internal traffic
+ * policy; one that stops being NodePort or LoadBalancer its node ports and external traffic policy.
+ */
+function dropTypeDependentFields(spec: Obj, before: Obj): void {
+  const unchanged = (key: string) => isDeepStrictEqual(spec[key], before[key]);
+  if (typeOf(spec) === 'ExternalName' && typeOf(before) !== 'ExternalName') {
+    for (const key of ['clusterIP', 'clusterIPs', 'ipFamilies', 'ipFamilyPolicy', 'internalTrafficPolicy'])
+      if (unchanged(key)) delete spec[key];
+  }
+  if (needsNodePorts(before) && !needsNodePorts(spec)) {
+    const previous = portsOf(before);
+    for (const port of portsOf(spec)) {
+      if (previous.some((p) => p['nodePort'] === port['nodePort'])) delete port['nodePort'];
+    }
+  }
+  const external = (s: Obj) => typeOf(s) === 'NodePort' || typeOf(s) === 'LoadBalancer';
+  if (external(before) && !external(spec) && unchanged('externalTrafficPolicy')) delete spec['externalTrafficPolicy'];
+  if (needsHealthCheckPort(before) && !needsHealthCheckPort(spec) && unchanged('healthCheckNodePort')) delete spec['healthCheckNodePort'];
+  if (typeOf(before) === 'LoadBalancer' && typeOf(spec) !== 'LoadBalancer') {
+    for (const key of ['allocateLoadBalancerNodePorts', 'loadBalancerClass']) if (unchanged(key)) delete spec[key];
+  }
+}
+
+/** An update that leaves out what was allocated keeps it (the registry's patchAllocatedValues). */
+function keepAllocated(svc: StoredObject, old: StoredObject): void {
+  const spec = struct(svc, 'spec');
+  const before = specOf(old);
+  dropTypeDependentFields(spec, before);
+  if (needsClusterIP(before) && needsClusterIP(spec)) {
+    if (clusterIPOf(spec) === '') {
+      spec['clusterIP'] = before['clusterIP'];
+      if (!hasClusterIPs(spec) && before['clusterIPs'] !== undefined) spec['clusterIPs'] = structuredClone(before['clusterIPs']);
+    } else if (
+      clusterIPOf(spec) !== clusterIPOf(before) &&
+      hasClusterIPs(spec) &&
+      isDeepStrictEqual(spec['clusterIPs'], before['clusterIPs'])
+    ) {
+      // A new clusterIP with the old clusterIPs: the request means the new one (validation then refuses the change).
+      (spec['clusterIPs'] as unknown[])[0] = spec['clusterIP'];
+    }
+  }
+  if (needsNodePorts(before) && needsNodePorts(spec)) {
+    const previous = portsOf(before);
+    for (const port of portsOf(spec)) {
+      if (typeof port['nodePort'] === 'number' && port['nodePort'] > 0) continue;
+      const same = previous.find((p) => p['port'] === port['port'] && (p['protocol'] ?? 'TCP') === (port['protocol'] ?? 'TCP'));
+      if (same && typeof same['nodePort'] === 'number') port['nodePort'] = same['nodePort'];
+    }
+  }
+  if (needsHealthCheckPort(before) && needsHealthCheckPort(spec) && !(Number(spec['healthCheckNodePort']) > 0)) {
+    spec['healthCheckNodePort'] = before['healthCheckNodePort'];
+  }
+}
+
+function validate(svc: StoredObject, old: StoredObject | undefined, ctx: StrategyContext): FieldError[] {
+  const errs: FieldError[] = [];
+  const spec = specOf(svc);
+  const ip = clusterIPOf(spec);
+  const used = taken(ctx, svc);
+  if (typeOf(spec) === 'ExternalName') {
+    if (ip !== '') errs.push(forbiddenField('spec.clusterIPs', 'may not be set for ExternalName services'));
+    return errs;
+  }
+  const before = old ? specOf(old) : undefined;
+  if (before && needsClusterIP(before) && needsClusterIP(spec) && clusterIPOf(before) !== ip) {
+    errs.push(invalidValue('spec.clusterIPs[0]', spec['clusterIPs'] ?? [ip], 'may not change once set'));
+    return errs;
+  }
+  if (needsClusterIP(spec) && (!before || !needsClusterIP(before))) {
+    if (ip === '') errs.push(invalidValue('spec.clusterIPs', [], 'failed to allocate IP: range is full'));
+    else if (!isIPv4(ip))
+      errs.push(invalidValue('spec.clusterIPs[0]', ip, 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)'));
+    else if (inRange(ip) === undefined) {
+      errs.push(
+        invalidValue('spec.clusterIPs', [ip], `failed to allocate IP ${ip}: the provided network does not match the current range`),
+      );
+    } else if (used.ips.has(ip))
+      errs.push(invalidValue('spec.clusterIPs', [ip], `failed to allocate IP ${ip}: provided IP is already allocated`));
+  }
+  const seen = new Set<number>();
+  portsOf(spec).forEach((port, i) => {
+    const nodePort = port['nodePort'];
+    if (typeof nodePort !== 'number' || nodePort === 0) return;
+    const path = `spec.ports[${i}].nodePort`;
+    if (!needsNodePorts(spec)) {
+      errs.push(forbiddenField(path, `may not be used when \`type\` is '${typeOf(spec)}'`));
+      return;
+    }
+    const keptFromBefore = before !== undefined && portsOf(before).some((p) => p['nodePort'] === nodePort);
+    if (nodePort < NODE_PORTS.first || nodePort > NODE_PORTS.last) {
+      errs.push(
+        invalidValue(
+          path,
+          nodePort,
+          `provided port is not in the valid range. The range of valid ports is ${NODE_PORTS.first}-${NODE_PORTS.last}`,
+        ),
+      );
+    } else if (!keptFromBefore && used.ports.has(nodePort)) {
+      errs.push(invalidValue(path, nodePort, 'provided port is already allocated'));
+    }
+    seen.add(nodePort);
+  });
+  return errs;
+}
+
+export const serviceStrategy: ResourceStrategy = {
+  prepareForCreate(svc, ctx) {
+    allocate(svc, ctx);
+  },
+  prepareForUpdate(svc, old, ctx) {
+    keepAllocated(svc, old);
+    allocate(svc, ctx);
+  },
+  validate,
+};
