@@ -6,6 +6,7 @@
  * without omitempty, and every struct, even when it was not sent), then what the kind's Go code defaults
  * (builtin-go-defaults.ts). A server that stores whatever it is sent lets tests pass that fail on a real cluster.
  */
+import { canonicalQuantity } from './quantity.js';
 import { GO_DEFAULTERS } from './builtin-go-defaults.js';
 import { BUILTIN_SCHEMAS } from './builtin-schemas.js';
 import { isPlainObject } from './patch/merge-patch.js';
@@ -68,7 +69,19 @@ function decodeStruct(obj: Record<string, unknown>, definition: string, goPath: 
   // What Go writes for a field left out: its declared default, or its zero value (a struct with its own fields).
   for (const key of Object.keys(BUILTIN_SCHEMAS.defaults[definition] ?? {}))
     if (obj[key] === undefined) obj[key] = zeroField(definition, key);
+  if (definition.startsWith(CORE_V1)) roundResourceLists(obj, fields);
   GO_DEFAULTERS[definition]?.(obj);
+}
+
+const CORE_V1 = 'api.core.v1.';
+
+/** core/v1's SetDefaults_ResourceList: every quantity of a ResourceList (requests, limits, hard, …) rounded up to milli-units. */
+function roundResourceLists(obj: Record<string, unknown>, fields: Readonly<Record<string, string>>): void {
+  for (const [key, type] of Object.entries(fields)) {
+    const list = obj[key];
+    if (type !== 'map[string]quantity' || !isPlainObject(list)) continue;
+    for (const [name, quantity] of Object.entries(list)) list[name] = canonicalQuantity(quantity, { roundUpToMilli: true });
+  }
 }
 
 /** Where a value sits, as the decoder names it: `DeploymentSpec` and `spec.replicas`. */
@@ -102,7 +115,7 @@ function decodeValue(value: unknown, type: string, at: Field, path: string, drop
       return value;
     case 'quantity':
       checkQuantity(value, path);
-      return value;
+      return canonicalQuantity(value);
   }
   if (type.startsWith('[]')) {
     if (!Array.isArray(value)) mismatch(value, at, type, path);

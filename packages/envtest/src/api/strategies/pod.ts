@@ -12,7 +12,7 @@ import { forbiddenField } from '../field-error.js';
 import type { StoredObject } from '../../storage/types.js';
 import { struct } from '../builtin-go-defaults.js';
 import type { ResourceStrategy } from '../resource-type.js';
-import { quantityNanos } from './quantity.js';
+import { quantityNanos } from '../quantity.js';
 
 type Obj = Record<string, unknown>;
 

@@ -506,6 +506,58 @@ export function builtinCases(ctx: SuiteContext): void {
     expect(removed.body.spec.tolerations).toEqual([defaultTolerations[1], defaultTolerations[0]]);
   });
 
+  test('built-ins: quantities are stored as Go writes them back, whatever form they were sent in', async () => {
+    const ns = await ctx.namespace();
+    const sent: Record<string, unknown> = {
+      a: 0.5,
+      b: '1000m',
+      c: '1024Mi',
+      d: '1.5Gi',
+      e: '1500',
+      f: '2000',
+      g: '2e3',
+      h: '1200e-3',
+      i: '0.3Gi',
+      j: '100Ki',
+      k: '512',
+      l: '0.1',
+      m: '12e6',
+      n: '1G',
+      o: 3,
+      p: '0',
+      q: '0.0000001m',
+      r: '1Ei',
+    };
+    const quota = await ctx.client.post(`/api/v1/namespaces/${ns}/resourcequotas`, {
+      apiVersion: 'v1',
+      kind: 'ResourceQuota',
+      metadata: { name: 'q' },
+      spec: { hard: Object.fromEntries(Object.entries(sent).map(([k, v]) => [`requests.example.com/${k}`, v])) },
+    });
+    expect(quota.status, quota.text).toBe(201);
+    const stored = Object.fromEntries(Object.entries(quota.body.spec.hard as Record<string, string>).map(([k, v]) => [k.split('/')[1], v]));
+    expect(stored).toEqual({
+      a: '500m',
+      b: '1',
+      c: '1Gi',
+      d: '1536Mi',
+      e: '1500',
+      f: '2k',
+      g: '2e3',
+      h: '1200e-3',
+      i: '322122547200m',
+      j: '100Ki',
+      k: '512',
+      l: '100m',
+      m: '12e6',
+      n: '1G',
+      o: '3',
+      p: '0',
+      q: '1m',
+      r: '1Ei',
+    });
+  });
+
   test('built-ins: a body is read into its Go type: a value of the wrong type is a 400 naming the Go field', async () => {
     const ns = await ctx.namespace();
     const path = `/apis/apps/v1/namespaces/${ns}/deployments`;
