@@ -11,6 +11,7 @@ import type { ResourceStrategy, ResourceType, ScalePaths, Verb } from './resourc
 import { jobStrategy } from './strategies/job.js';
 import { podStrategy } from './strategies/pod.js';
 import { serviceStrategy } from './strategies/service.js';
+import { daemonSetStrategy, deploymentStrategy, replicaSetStrategy, statefulSetStrategy } from './strategies/workloads.js';
 import { ALL_VERBS } from './resource-type.js';
 
 /** The workloads with a `scale` subresource, and where it reads and writes (their selector is a LabelSelector or a map). */
@@ -23,6 +24,10 @@ const SCALABLE = new Set(['apps/deployments', 'apps/replicasets', 'apps/stateful
 
 /** The create and update rules of generically served kinds that have some. */
 const STRATEGIES: Readonly<Record<string, ResourceStrategy>> = {
+  'apps/daemonsets': daemonSetStrategy,
+  'apps/deployments': deploymentStrategy,
+  'apps/replicasets': replicaSetStrategy,
+  'apps/statefulsets': statefulSetStrategy,
   'batch/jobs': jobStrategy,
   '/pods': podStrategy,
   '/services': serviceStrategy,

@@ -38,6 +38,7 @@ export class FieldError {
 export const required = (field: string, detail = ''): FieldError => new FieldError('FieldValueRequired', field, detail);
 export const invalidValue = (field: string, value: unknown, detail: string): FieldError =>
   new FieldError('FieldValueInvalid', field, detail, { v: value });
+export const duplicate = (field: string, value: unknown): FieldError => new FieldError('FieldValueDuplicate', field, '', { v: value });
 export const forbiddenField = (field: string, detail: string): FieldError => new FieldError('FieldValueForbidden', field, detail);
 export const notSupported = (field: string, value: unknown, allowed: readonly string[]): FieldError =>
   new FieldError('FieldValueNotSupported', field, `supported values: ${allowed.map((a) => JSON.stringify(a)).join(', ')}`, { v: value });

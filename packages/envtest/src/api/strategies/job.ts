@@ -5,6 +5,7 @@
 import type { StoredObject } from '../../storage/types.js';
 import { struct } from '../builtin-go-defaults.js';
 import type { ResourceStrategy } from '../resource-type.js';
+import { validateJob } from './workloads.js';
 
 type Obj = Record<string, unknown>;
 
@@ -40,4 +41,5 @@ export const jobStrategy: ResourceStrategy = {
   prepareForUpdate(job) {
     unshareLabels(job);
   },
+  validate: validateJob,
 };

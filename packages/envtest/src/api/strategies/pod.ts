@@ -13,6 +13,7 @@ import type { StoredObject } from '../../storage/types.js';
 import { struct } from '../builtin-go-defaults.js';
 import type { ResourceStrategy } from '../resource-type.js';
 import { quantityNanos } from '../quantity.js';
+import { validatePodSpec } from './workloads.js';
 
 type Obj = Record<string, unknown>;
 
@@ -122,7 +123,8 @@ export const podStrategy: ResourceStrategy = {
     defaultToleration(spec, 'node.kubernetes.io/unreachable');
   },
   validate(pod, old) {
-    if (!old || !isPlainObject(pod['spec']) || !isPlainObject(old['spec'])) return [];
+    const errs = validatePodSpec(isPlainObject(pod['spec']) ? pod['spec'] : undefined, 'spec');
+    if (errs.length > 0 || !old || !isPlainObject(pod['spec']) || !isPlainObject(old['spec'])) return errs;
     // The real server appends a diff of the two specs in Go's notation; the first line is what says what is wrong.
     return changesImmutableFields(pod['spec'], old['spec']) ? [forbiddenField('spec', MUTABLE_FIELDS)] : [];
   },

@@ -8,7 +8,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { isPlainObject } from '../patch/merge-patch.js';
 import type { StoredObject } from '../../storage/types.js';
-import { forbiddenField, invalidValue, type FieldError } from '../field-error.js';
+import { forbiddenField, invalidValue, required, type FieldError } from '../field-error.js';
 import type { ResourceStrategy, StrategyContext } from '../resource-type.js';
 import { struct } from '../builtin-go-defaults.js';
 
@@ -200,6 +200,7 @@ function validate(svc: StoredObject, old: StoredObject | undefined, ctx: Strateg
     if (ip !== '') errs.push(forbiddenField('spec.clusterIPs', 'may not be set for ExternalName services'));
     return errs;
   }
+  if (needsClusterIP(spec) && portsOf(spec).length === 0) errs.push(required('spec.ports'));
   const before = old ? specOf(old) : undefined;
   if (before && needsClusterIP(before) && needsClusterIP(spec) && clusterIPOf(before) !== ip) {
     errs.push(invalidValue('spec.clusterIPs[0]', spec['clusterIPs'] ?? [ip], 'may not change once set'));

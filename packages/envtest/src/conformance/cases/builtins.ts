@@ -558,6 +558,157 @@ export function builtinCases(ctx: SuiteContext): void {
     });
   });
 
+  test('built-ins: workloads, Jobs, Pods and Services that their Go validation refuses are refused, with its words', async () => {
+    const ns = await ctx.namespace();
+    const template = (labels: Record<string, string>, spec: Record<string, unknown> = {}) => ({
+      metadata: { labels },
+      spec: { containers: [{ name: 'c', image: 'nginx' }], ...spec },
+    });
+    const refused = async (path: string, body: Record<string, unknown>, message: string) => {
+      const apiVersion = body['apiVersion'] as string;
+      // The real server names the kind with its group: `Deployment.apps`, `Job.batch`, `Pod`.
+      const kind = apiVersion.includes('/') ? `${body['kind'] as string}.${apiVersion.split('/')[0]}` : (body['kind'] as string);
+      const name = (body['metadata'] as { name: string }).name;
+      expectStatus(await ctx.client.post(path, body), 422, 'Invalid', `${kind} "${name}" is invalid: ${message}`);
+    };
+    const apps = `/apis/apps/v1/namespaces/${ns}`;
+    const workload = (kind: string, name: string, spec: Record<string, unknown>) => ({
+      apiVersion: 'apps/v1',
+      kind,
+      metadata: { name },
+      spec,
+    });
+    const mismatch = 'spec.template.metadata.labels: Invalid value: {"app":"a"}: `selector` does not match template `labels`';
+    await refused(
+      `${apps}/deployments`,
+      workload('Deployment', 'no-selector', { template: template({ app: 'a' }) }),
+      `[spec.selector: Required value, ${mismatch}]`,
+    );
+    await refused(
+      `${apps}/deployments`,
+      workload('Deployment', 'other', { selector: { matchLabels: { app: 'b' } }, template: template({ app: 'a' }) }),
+      mismatch,
+    );
+    await refused(
+      `${apps}/deployments`,
+      workload('Deployment', 'not-in', {
+        selector: { matchExpressions: [{ key: 'app', operator: 'NotIn', values: ['a'] }] },
+        template: template({ app: 'a' }),
+      }),
+      mismatch,
+    );
+    await refused(
+      `${apps}/deployments`,
+      workload('Deployment', 'empty', { selector: {}, template: template({ app: 'a' }) }),
+      'spec.selector: Invalid value: {}: empty selector is invalid for deployment',
+    );
+    await refused(
+      `${apps}/deployments`,
+      workload('Deployment', 'everything', {
+        replicas: -2,
+        template: { metadata: { labels: { app: 'a' } }, spec: { restartPolicy: 'Never', containers: [{ name: 'c' }] } },
+      }),
+      `[spec.replicas: Invalid value: -2: must be greater than or equal to 0, spec.selector: Required value, ${mismatch}, spec.template.spec.containers[0].image: Required value, spec.template.spec.restartPolicy: Unsupported value: "Never": supported values: "Always"]`,
+    );
+    const selector = { matchLabels: { app: 'a' } };
+    await refused(
+      `${apps}/deployments`,
+      workload('Deployment', 'names', {
+        selector,
+        template: template(
+          { app: 'a' },
+          {
+            containers: [
+              { name: 'C_1', image: 'x' },
+              { name: 'C_1', image: 'x' },
+            ],
+          },
+        ),
+      }),
+      "[spec.template.spec.containers[0].name: Invalid value: \"C_1\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?'), spec.template.spec.containers[1].name: Invalid value: \"C_1\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?'), spec.template.spec.containers[1].name: Duplicate value: \"C_1\"]",
+    );
+    await refused(
+      `${apps}/replicasets`,
+      workload('ReplicaSet', 'empty', { selector: {}, template: template({ app: 'a' }) }),
+      'spec.selector: Invalid value: {}: empty selector is invalid for deployment',
+    );
+    await refused(
+      `${apps}/statefulsets`,
+      workload('StatefulSet', 'empty', { selector: {}, template: template({ app: 'a' }) }),
+      'spec.selector: Invalid value: {}: empty selector is invalid for statefulset',
+    );
+    await refused(`${apps}/daemonsets`, workload('DaemonSet', 'bare', { template: template({ app: 'a' }) }), mismatch);
+    await refused(
+      `${apps}/daemonsets`,
+      workload('DaemonSet', 'restarts', { selector, template: template({ app: 'a' }, { restartPolicy: 'OnFailure' }) }),
+      'spec.template.spec.restartPolicy: Unsupported value: "OnFailure": supported values: "Always"',
+    );
+
+    // A workload's selector is fixed once created; its template must keep matching it.
+    const created = await ctx.client.post(
+      `${apps}/deployments`,
+      workload('Deployment', 'web', { selector, template: template({ app: 'a', v: '1' }) }),
+    );
+    expect(created.status, created.text).toBe(201);
+    expectStatus(
+      await ctx.client.patch(`${apps}/deployments/web`, 'application/merge-patch+json', {
+        spec: { selector: { matchLabels: { app: 'a', v: '1' } } },
+      }),
+      422,
+      'Invalid',
+      'Deployment.apps "web" is invalid: spec.selector: Invalid value: {"matchLabels":{"app":"a","v":"1"}}: field is immutable',
+    );
+    expectStatus(
+      await ctx.client.patch(`${apps}/deployments/web`, 'application/merge-patch+json', {
+        spec: { template: { metadata: { labels: { app: 'z' } } } },
+      }),
+      422,
+      'Invalid',
+      'Deployment.apps "web" is invalid: spec.template.metadata.labels: Invalid value: {"app":"z","v":"1"}: `selector` does not match template `labels`',
+    );
+
+    const job = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name }, spec });
+    const jobs = `/apis/batch/v1/namespaces/${ns}/jobs`;
+    await refused(
+      jobs,
+      job('restarts', { template: template({}) }),
+      'spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", "Never"',
+    );
+    await refused(
+      jobs,
+      job('manual', {
+        manualSelector: true,
+        selector: { matchLabels: { a: 'b' } },
+        template: template({ a: 'c' }, { restartPolicy: 'Never' }),
+      }),
+      'spec.template.metadata.labels: Invalid value: {"a":"c"}: `selector` does not match template `labels`',
+    );
+
+    const pod = (name: string, containers: unknown[]) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers } });
+    const pods = `/api/v1/namespaces/${ns}/pods`;
+    await refused(pods, pod('none', []), 'spec.containers: Required value');
+    await refused(pods, pod('unnamed', [{ image: 'x' }]), 'spec.containers[0].name: Required value');
+    await refused(
+      pods,
+      pod('two', [{ name: 'c' }, { name: 'c', image: 'x' }]),
+      '[spec.containers[0].image: Required value, spec.containers[1].name: Duplicate value: "c"]',
+    );
+
+    const services = `/api/v1/namespaces/${ns}/services`;
+    await refused(
+      services,
+      { apiVersion: 'v1', kind: 'Service', metadata: { name: 'portless' }, spec: { selector: { a: 'b' } } },
+      'spec.ports: Required value',
+    );
+    const headless = await ctx.client.post(services, {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'headless' },
+      spec: { clusterIP: 'None', selector: { a: 'b' } },
+    });
+    expect(headless.status, headless.text).toBe(201);
+  });
+
   test('built-ins: a body is read into its Go type: a value of the wrong type is a 400 naming the Go field', async () => {
     const ns = await ctx.namespace();
     const path = `/apis/apps/v1/namespaces/${ns}/deployments`;
