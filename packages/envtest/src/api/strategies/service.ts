@@ -51,11 +51,10 @@ function clusterIPOf(spec: Obj): string {
   return typeof spec['clusterIP'] === 'string' ? spec['clusterIP'] : '';
 }
 
-/** The host part of an address in the service range, or undefined. */
-function inRange(ip: string): number | undefined {
-  if (!ip.startsWith(SERVICE_RANGE.prefix)) return undefined;
-  const host = Number(ip.slice(SERVICE_RANGE.prefix.length));
-  return Number.isInteger(host) && String(host) === ip.slice(SERVICE_RANGE.prefix.length) && host >= 1 && host <= 254 ? host : undefined;
+/** Whether an address is a host of the service range (10.0.0.1 included: a user may ask for it). */
+function inServiceRange(ip: string): boolean {
+  const host = ip.slice(SERVICE_RANGE.prefix.length);
+  return ip.startsWith(SERVICE_RANGE.prefix) && /^[1-9][0-9]{0,2}$/.test(host) && Number(host) <= 254;
 }
 
 function isIPv4(ip: string): boolean {
@@ -210,14 +209,13 @@ function validate(svc: StoredObject, old: StoredObject | undefined, ctx: Strateg
     if (ip === '') errs.push(invalidValue('spec.clusterIPs', [], 'failed to allocate IP: range is full'));
     else if (!isIPv4(ip))
       errs.push(invalidValue('spec.clusterIPs[0]', ip, 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)'));
-    else if (inRange(ip) === undefined) {
+    else if (!inServiceRange(ip)) {
       errs.push(
         invalidValue('spec.clusterIPs', [ip], `failed to allocate IP ${ip}: the provided network does not match the current range`),
       );
     } else if (used.ips.has(ip))
       errs.push(invalidValue('spec.clusterIPs', [ip], `failed to allocate IP ${ip}: provided IP is already allocated`));
   }
-  const seen = new Set<number>();
   portsOf(spec).forEach((port, i) => {
     const nodePort = port['nodePort'];
     if (typeof nodePort !== 'number' || nodePort === 0) return;
@@ -238,7 +236,6 @@ function validate(svc: StoredObject, old: StoredObject | undefined, ctx: Strateg
     } else if (!keptFromBefore && used.ports.has(nodePort)) {
       errs.push(invalidValue(path, nodePort, 'provided port is already allocated'));
     }
-    seen.add(nodePort);
   });
   return errs;
 }
