@@ -17,7 +17,10 @@ import { validatePodSpec } from './workloads.js';
 
 type Obj = Record<string, unknown>;
 
-/** The priority classes every cluster has; any other name is looked up, and this server has no others. */
+/**
+ * The priority classes every cluster has. Other names are not looked up here (they get priority 0); the real server
+ * looks them up in the cluster's PriorityClasses and refuses a Pod whose class it does not find.
+ */
 const SYSTEM_PRIORITIES: Readonly<Record<string, number>> = {
   'system-node-critical': 2_000_001_000,
   'system-cluster-critical': 2_000_000_000,
@@ -51,7 +54,7 @@ function add(total: Map<string, bigint>, more: Map<string, bigint>): void {
  * when every container limits both and the pod's requests equal its limits, Burstable otherwise. Pod-level resources,
  * when given, decide alone.
  */
-export function podQosClass(spec: Obj): 'BestEffort' | 'Burstable' | 'Guaranteed' {
+function podQosClass(spec: Obj): 'BestEffort' | 'Burstable' | 'Guaranteed' {
   const requests = new Map<string, bigint>();
   const limits = new Map<string, bigint>();
   let everyContainerLimitsAll = true;
