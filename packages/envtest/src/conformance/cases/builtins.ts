@@ -56,6 +56,19 @@ export function builtinCases(ctx: SuiteContext): void {
     expect((await ctx.client.put(`${path}/web`, relabelled)).body.metadata.generation).toBe(2);
   });
 
+  test('built-ins: a status update without a status stores the zero status, as Go writes it', async () => {
+    const ns = await ctx.namespace();
+    const path = `/apis/apps/v1/namespaces/${ns}/deployments`;
+    const created = await ctx.client.post(path, deployment('web'));
+    const withStatus = await ctx.client.put(`${path}/web/status`, { ...created.body, status: { observedGeneration: 1, replicas: 1 } });
+    expect(withStatus.body.status).toMatchObject({ replicas: 1 });
+    const { status: _status, ...withoutStatus } = withStatus.body;
+    const cleared = await ctx.client.put(`${path}/web/status`, withoutStatus);
+    expect(cleared.status, cleared.text).toBe(200);
+    expect(cleared.body.status).toEqual({});
+    expect((await ctx.client.get(`${path}/web`)).body.status).toEqual({});
+  });
+
   test('built-ins: a Deployment scales through /scale (autoscaling/v1 Scale): get, update, patch, stale resourceVersion', async () => {
     const ns = await ctx.namespace();
     const path = `/apis/apps/v1/namespaces/${ns}/deployments`;
