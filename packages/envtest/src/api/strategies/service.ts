@@ -8,7 +8,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import { isPlainObject } from '../patch/merge-patch.js';
 import type { StoredObject } from '../../storage/types.js';
-import { forbiddenField, invalidValue, required, type FieldError } from '../field-error.js';
+import { dns1123LabelErrors } from '@multicluster-runtime/apimachinery';
+import { duplicate, forbiddenField, invalidValue, notSupported, required, type FieldError } from '../field-error.js';
+import { PORT_RANGE_MESSAGE, portNameErrors, validPort } from './workloads.js';
 import type { ResourceStrategy, StrategyContext } from '../resource-type.js';
 import { struct } from '../builtin-go-defaults.js';
 
@@ -190,6 +192,41 @@ function keepAllocated(svc: StoredObject, old: StoredObject): void {
   }
 }
 
+/**
+ * The ports' own rules: names (required once there are two, DNS labels, unique), port and numeric target port in
+ * range, a named target port an IANA service name, a known protocol, and no port twice for one protocol.
+ */
+function portErrors(ports: readonly Obj[]): FieldError[] {
+  const errs: FieldError[] = [];
+  const names = new Set<string>();
+  const seen = new Set<string>();
+  ports.forEach((port, i) => {
+    const at = `spec.ports[${i}]`;
+    const name = typeof port['name'] === 'string' ? port['name'] : '';
+    if (name === '' && ports.length > 1) errs.push(required(`${at}.name`));
+    else if (name !== '') {
+      for (const message of dns1123LabelErrors(name)) errs.push(invalidValue(`${at}.name`, name, message));
+      if (names.has(name)) errs.push(duplicate(`${at}.name`, name));
+      names.add(name);
+    }
+    const protocol = typeof port['protocol'] === 'string' ? port['protocol'] : 'TCP';
+    if (!['SCTP', 'TCP', 'UDP'].includes(protocol)) errs.push(notSupported(`${at}.protocol`, protocol, ['SCTP', 'TCP', 'UDP']));
+    if (!validPort(port['port'])) errs.push(invalidValue(`${at}.port`, port['port'], PORT_RANGE_MESSAGE));
+    const target = port['targetPort'];
+    if (typeof target === 'string') {
+      for (const message of portNameErrors(target)) errs.push(invalidValue(`${at}.targetPort`, target, message));
+    } else if (!validPort(target)) errs.push(invalidValue(`${at}.targetPort`, target, PORT_RANGE_MESSAGE));
+    const key = `${String(port['port'])}/${protocol}`;
+    // The real server names the duplicate by the Go struct of its key (a port and a protocol, the rest zero).
+    if (seen.has(key)) {
+      const goKey = { Name: '', Protocol: protocol, AppProtocol: null, Port: port['port'], TargetPort: 0, NodePort: 0 };
+      errs.push(duplicate(at, goKey));
+    }
+    seen.add(key);
+  });
+  return errs;
+}
+
 function validate(svc: StoredObject, old: StoredObject | undefined, ctx: StrategyContext): FieldError[] {
   const errs: FieldError[] = [];
   const spec = specOf(svc);
@@ -200,6 +237,7 @@ function validate(svc: StoredObject, old: StoredObject | undefined, ctx: Strateg
     return errs;
   }
   if (needsClusterIP(spec) && portsOf(spec).length === 0) errs.push(required('spec.ports'));
+  errs.push(...portErrors(portsOf(spec)));
   const before = old ? specOf(old) : undefined;
   if (before && needsClusterIP(before) && needsClusterIP(spec) && clusterIPOf(before) !== ip) {
     errs.push(invalidValue('spec.clusterIPs[0]', spec['clusterIPs'] ?? [ip], 'may not change once set'));

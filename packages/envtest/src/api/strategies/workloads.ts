@@ -40,8 +40,64 @@ export function validatePodSpec(spec: Obj | undefined, path: string): FieldError
         names.add(name);
       }
       if (typeof container['image'] !== 'string' || container['image'] === '') errs.push(required(`${at}.image`));
+      errs.push(...containerPortErrors(container['ports'], `${at}.ports`), ...envErrors(container['env'], `${at}.env`));
     });
   }
+  return errs;
+}
+
+/** validation.IsValidPortName: an IANA service name, as ports are named and targeted by name. */
+export function portNameErrors(name: string): string[] {
+  const errs: string[] = [];
+  if (name.length > 15) errs.push('must be no more than 15 characters');
+  if (!/^[-a-z0-9]+$/.test(name)) errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
+  if (!/[a-z]/.test(name)) errs.push('must contain at least one letter (a-z)');
+  if (name.includes('--')) errs.push('must not contain consecutive hyphens');
+  if (name.startsWith('-') || name.endsWith('-')) errs.push('must not begin or end with a hyphen');
+  return errs;
+}
+
+export const PORT_RANGE_MESSAGE = 'must be between 1 and 65535, inclusive';
+
+export function validPort(port: unknown): boolean {
+  return typeof port === 'number' && Number.isInteger(port) && port >= 1 && port <= 65535;
+}
+
+/** A container's ports: a containerPort in range, names that are IANA service names and unique. */
+function containerPortErrors(ports: unknown, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  if (!Array.isArray(ports)) return errs;
+  const names = new Set<string>();
+  ports.forEach((p: unknown, i) => {
+    const port = isPlainObject(p) ? p : {};
+    const at = `${path}[${i}]`;
+    const name = port['name'];
+    if (typeof name === 'string' && name !== '') {
+      for (const message of portNameErrors(name)) errs.push(invalidValue(`${at}.name`, name, message));
+      if (names.has(name)) errs.push(duplicate(`${at}.name`, name));
+      names.add(name);
+    }
+    const containerPort = port['containerPort'];
+    if (containerPort === undefined || containerPort === 0) errs.push(required(`${at}.containerPort`));
+    else if (!validPort(containerPort)) errs.push(invalidValue(`${at}.containerPort`, containerPort, PORT_RANGE_MESSAGE));
+    const hostPort = port['hostPort'];
+    if (hostPort !== undefined && hostPort !== 0 && !validPort(hostPort))
+      errs.push(invalidValue(`${at}.hostPort`, hostPort, PORT_RANGE_MESSAGE));
+  });
+  return errs;
+}
+
+/** Environment variables: a name each, and a value or a source, not both. */
+function envErrors(env: unknown, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  if (!Array.isArray(env)) return errs;
+  env.forEach((e: unknown, i) => {
+    const variable = isPlainObject(e) ? e : {};
+    if (typeof variable['name'] !== 'string' || variable['name'] === '') errs.push(required(`${path}[${i}].name`));
+    if (isPlainObject(variable['valueFrom']) && typeof variable['value'] === 'string' && variable['value'] !== '') {
+      errs.push(invalidValue(`${path}[${i}].valueFrom`, '', 'may not be specified when `value` is not empty'));
+    }
+  });
   return errs;
 }
 

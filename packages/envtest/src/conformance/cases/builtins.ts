@@ -722,6 +722,97 @@ export function builtinCases(ctx: SuiteContext): void {
     expect(headless.status, headless.text).toBe(201);
   });
 
+  test("built-ins: a Service's ports and a container's ports and environment are validated as the real server does", async () => {
+    const ns = await ctx.namespace();
+    const refused = async (path: string, body: Record<string, unknown>, message: string) => {
+      const name = (body['metadata'] as { name: string }).name;
+      expectStatus(await ctx.client.post(path, body), 422, 'Invalid', `${body['kind'] as string} "${name}" is invalid: ${message}`);
+    };
+    const services = `/api/v1/namespaces/${ns}/services`;
+    const service = (name: string, ports: unknown[]) => ({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name },
+      spec: { selector: { a: 'b' }, ports },
+    });
+    const range = 'must be between 1 and 65535, inclusive';
+    await refused(
+      services,
+      service('unnamed', [{ port: 80 }, { port: 81 }]),
+      '[spec.ports[0].name: Required value, spec.ports[1].name: Required value]',
+    );
+    await refused(
+      services,
+      service('same-name', [
+        { name: 'a', port: 80 },
+        { name: 'a', port: 81 },
+      ]),
+      'spec.ports[1].name: Duplicate value: "a"',
+    );
+    await refused(
+      services,
+      service('same-port', [
+        { name: 'a', port: 80 },
+        { name: 'b', port: 80 },
+      ]),
+      'spec.ports[1]: Duplicate value: {"Name":"","Protocol":"TCP","AppProtocol":null,"Port":80,"TargetPort":0,"NodePort":0}',
+    );
+    await refused(
+      services,
+      service('zero', [{ port: 0 }]),
+      `[spec.ports[0].port: Invalid value: 0: ${range}, spec.ports[0].targetPort: Invalid value: 0: ${range}]`,
+    );
+    await refused(services, service('far', [{ port: 80, targetPort: 70000 }]), `spec.ports[0].targetPort: Invalid value: 70000: ${range}`);
+    await refused(
+      services,
+      service('target-name', [{ port: 80, targetPort: 'Http_1' }]),
+      'spec.ports[0].targetPort: Invalid value: "Http_1": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)',
+    );
+    await refused(
+      services,
+      service('icmp', [{ port: 80, protocol: 'ICMP' }]),
+      'spec.ports[0].protocol: Unsupported value: "ICMP": supported values: "SCTP", "TCP", "UDP"',
+    );
+    const dns = await ctx.client.post(
+      services,
+      service('dns', [
+        { name: 'a', port: 53 },
+        { name: 'b', port: 53, protocol: 'UDP' },
+      ]),
+    );
+    expect(dns.status, dns.text).toBe(201);
+
+    const pods = `/api/v1/namespaces/${ns}/pods`;
+    const pod = (name: string, container: Record<string, unknown>) => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name },
+      spec: { containers: [{ name: 'c', image: 'x', ...container }] },
+    });
+    await refused(pods, pod('no-port', { ports: [{ name: 'http' }] }), 'spec.containers[0].ports[0].containerPort: Required value');
+    await refused(
+      pods,
+      pod('same-port-name', {
+        ports: [
+          { name: 'http', containerPort: 80 },
+          { name: 'http', containerPort: 81 },
+        ],
+      }),
+      'spec.containers[0].ports[1].name: Duplicate value: "http"',
+    );
+    await refused(
+      pods,
+      pod('long-port-name', { ports: [{ name: 'averyveryverylongname', containerPort: 80 }] }),
+      'spec.containers[0].ports[0].name: Invalid value: "averyveryverylongname": must be no more than 15 characters',
+    );
+    await refused(pods, pod('env-unnamed', { env: [{ value: 'v' }] }), 'spec.containers[0].env[0].name: Required value');
+    await refused(
+      pods,
+      pod('env-both', { env: [{ name: 'A', value: 'v', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }] }),
+      'spec.containers[0].env[0].valueFrom: Invalid value: "": may not be specified when `value` is not empty',
+    );
+  });
+
   test('built-ins: a body is read into its Go type: a value of the wrong type is a 400 naming the Go field', async () => {
     const ns = await ctx.namespace();
     const path = `/apis/apps/v1/namespaces/${ns}/deployments`;
