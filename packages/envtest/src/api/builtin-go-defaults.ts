@@ -60,6 +60,7 @@ function defaultPort(p: unknown): void {
 
 export const GO_DEFAULTERS: Readonly<Record<string, Defaulter>> = {
   'api.core.v1.Container': defaultContainer,
+  'api.scheduling.v1.PriorityClass': (priorityClass) => setAbsent(priorityClass, 'preemptionPolicy', 'PreemptLowerPriority'),
   'api.core.v1.PodSpec': (spec) => {
     setAbsent(spec, 'dnsPolicy', 'ClusterFirst');
     setAbsent(spec, 'restartPolicy', 'Always');

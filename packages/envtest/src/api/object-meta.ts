@@ -13,7 +13,7 @@ import { hasStatus } from './resource-type.js';
 import { validateMetadataMaps, validateName } from './validation.js';
 
 /** For callers that write no kind whose rules read other objects. */
-const NO_SIBLINGS: StrategyContext = { siblings: () => [] };
+const NO_SIBLINGS: StrategyContext = { siblings: () => [], objectsOf: () => [] };
 
 const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
 

@@ -21,6 +21,8 @@ export interface ScalePaths {
 export interface StrategyContext {
   /** Every object of this resource stored in the cluster now, in every namespace (the object being written included). */
   siblings(): readonly StoredObject[];
+  /** Every object of another resource (`priorityclasses.scheduling.k8s.io`) stored in the cluster now. */
+  objectsOf(resource: string): readonly StoredObject[];
 }
 
 /** Kind-specific server rules (the registry strategy and the admission plugins a default kube-apiserver runs). */

@@ -1,8 +1,8 @@
 /**
  * Pod rules: the status a new Pod starts with (Pending, and its QoS class from what its containers request and
- * limit); what the admission plugins a kube-apiserver runs by default add: the priority of its class (Priority, on
- * create) and a five-minute toleration of not-ready and unreachable nodes (DefaultTolerationSeconds, on create and
- * update); and the update rule that a Pod's spec is fixed but for images, deadline, added tolerations and grace.
+ * limit); what the admission plugins a kube-apiserver runs by default add: the priority and preemption policy of its
+ * PriorityClass (Priority, on create) and a five-minute toleration of not-ready and unreachable nodes
+ * (DefaultTolerationSeconds, on create and update); and the update rule that a Pod's spec is fixed but for images, deadline, added tolerations and grace.
  * Without them a controller that reads a Pod's phase or QoS class, or rewrites a Pod, sees in memory what a real
  * cluster would not show it.
  */
@@ -11,20 +11,59 @@ import { isPlainObject } from '../patch/merge-patch.js';
 import { forbiddenField } from '../field-error.js';
 import type { StoredObject } from '../../storage/types.js';
 import { struct } from '../builtin-go-defaults.js';
-import type { ResourceStrategy } from '../resource-type.js';
+import type { ResourceStrategy, StrategyContext } from '../resource-type.js';
+import { forbidden } from '../status-error.js';
 import { quantityNanos } from '../quantity.js';
 import { validatePodSpec } from './workloads.js';
 
 type Obj = Record<string, unknown>;
 
-/**
- * The priority classes every cluster has. Other names are not looked up here (they get priority 0); the real server
- * looks them up in the cluster's PriorityClasses and refuses a Pod whose class it does not find.
- */
+/** The priority classes every cluster has (the real server creates them at start; this one answers for them). */
 const SYSTEM_PRIORITIES: Readonly<Record<string, number>> = {
   'system-node-critical': 2_000_001_000,
   'system-cluster-critical': 2_000_000_000,
 };
+
+/**
+ * The Priority admission plugin: the pod's class (its own, else the cluster's global default) gives its priority and
+ * preemption policy; a class that does not exist, or a priority or policy the pod states that the class does not
+ * give, is refused.
+ */
+function admitPriority(pod: StoredObject, spec: Obj, ctx: StrategyContext): void {
+  const classes = ctx.objectsOf('priorityclasses.scheduling.k8s.io');
+  let className = typeof spec['priorityClassName'] === 'string' ? spec['priorityClassName'] : '';
+  let priority = 0;
+  let preemptionPolicy = 'PreemptLowerPriority';
+  const forbid = (why: string) => forbidden({ group: '', resource: 'pods' }, String(pod.metadata.name), why);
+  if (className === '') {
+    const globalDefault = classes.find((c) => c['globalDefault'] === true);
+    if (globalDefault) className = globalDefault.metadata.name;
+  }
+  if (className !== '') {
+    const found = classes.find((c) => c.metadata.name === className);
+    if (found) {
+      priority = typeof found['value'] === 'number' ? found['value'] : 0;
+      if (typeof found['preemptionPolicy'] === 'string') preemptionPolicy = found['preemptionPolicy'];
+    } else {
+      const system = SYSTEM_PRIORITIES[className];
+      if (system === undefined) throw forbid(`no PriorityClass with name ${className} was found`);
+      priority = system;
+    }
+    spec['priorityClassName'] = className;
+  }
+  if (spec['priority'] !== undefined && spec['priority'] !== priority) {
+    throw forbid(
+      `the integer value of priority (${JSON.stringify(spec['priority'])}) must not be provided in pod spec; priority admission controller computed ${priority} from the given PriorityClass name`,
+    );
+  }
+  if (spec['preemptionPolicy'] !== undefined && spec['preemptionPolicy'] !== preemptionPolicy) {
+    throw forbid(
+      `the string value of PreemptionPolicy (${typeof spec['preemptionPolicy'] === 'string' ? spec['preemptionPolicy'] : JSON.stringify(spec['preemptionPolicy'])}) must not be provided in pod spec; priority admission controller computed ${preemptionPolicy} from the given PriorityClass name`,
+    );
+  }
+  spec['priority'] = priority;
+  spec['preemptionPolicy'] = preemptionPolicy;
+}
 
 /** The resources QoS is computed from. */
 const QOS_RESOURCES = ['cpu', 'memory'] as const;
@@ -110,11 +149,9 @@ function changesImmutableFields(spec: Obj, old: Obj): boolean {
 }
 
 export const podStrategy: ResourceStrategy = {
-  prepareForCreate(pod: StoredObject) {
+  prepareForCreate(pod: StoredObject, ctx) {
     const spec = struct(pod, 'spec');
-    const className = typeof spec['priorityClassName'] === 'string' ? spec['priorityClassName'] : '';
-    spec['priority'] ??= SYSTEM_PRIORITIES[className] ?? 0;
-    spec['preemptionPolicy'] ??= 'PreemptLowerPriority';
+    admitPriority(pod, spec, ctx);
     defaultToleration(spec, 'node.kubernetes.io/not-ready');
     defaultToleration(spec, 'node.kubernetes.io/unreachable');
     pod['status'] = { phase: 'Pending', qosClass: podQosClass(spec) };

@@ -813,6 +813,94 @@ export function builtinCases(ctx: SuiteContext): void {
     );
   });
 
+  test('built-ins: a Pod takes its priority and preemption policy from its PriorityClass, or is refused', async () => {
+    const ns = await ctx.namespace();
+    const classes = '/apis/scheduling.k8s.io/v1/priorityclasses';
+    const high = `high-${ns}`;
+    const pc = await ctx.client.post(classes, {
+      apiVersion: 'scheduling.k8s.io/v1',
+      kind: 'PriorityClass',
+      metadata: { name: high },
+      value: 1000,
+    });
+    expect(pc.status, pc.text).toBe(201);
+    expect(pc.body.preemptionPolicy).toBe('PreemptLowerPriority');
+    const never = `never-${ns}`;
+    expect(
+      (
+        await ctx.client.post(classes, {
+          apiVersion: 'scheduling.k8s.io/v1',
+          kind: 'PriorityClass',
+          metadata: { name: never },
+          value: 10,
+          preemptionPolicy: 'Never',
+        })
+      ).status,
+    ).toBe(201);
+    const pods = `/api/v1/namespaces/${ns}/pods`;
+    const pod = (name: string, spec: Record<string, unknown>) => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name },
+      spec: { containers: [{ name: 'c', image: 'x' }], ...spec },
+    });
+    const priorityOf = async (name: string, spec: Record<string, unknown>) => {
+      const res = await ctx.client.post(pods, pod(name, spec));
+      expect(res.status, res.text).toBe(201);
+      const { priority, priorityClassName, preemptionPolicy } = res.body.spec;
+      return { priority, priorityClassName, preemptionPolicy };
+    };
+    expect(await priorityOf('high', { priorityClassName: high })).toEqual({
+      priority: 1000,
+      priorityClassName: high,
+      preemptionPolicy: 'PreemptLowerPriority',
+    });
+    expect(await priorityOf('never', { priorityClassName: never })).toEqual({
+      priority: 10,
+      priorityClassName: never,
+      preemptionPolicy: 'Never',
+    });
+    expect(await priorityOf('node', { priorityClassName: 'system-node-critical' })).toEqual({
+      priority: 2000001000,
+      priorityClassName: 'system-node-critical',
+      preemptionPolicy: 'PreemptLowerPriority',
+    });
+    // Stating what the class gives is allowed; stating anything else is not.
+    expect((await priorityOf('stated', { priorityClassName: high, priority: 1000 })).priority).toBe(1000);
+    const refused = async (name: string, spec: Record<string, unknown>, why: string) =>
+      expectStatus(await ctx.client.post(pods, pod(name, spec)), 403, 'Forbidden', `pods "${name}" is forbidden: ${why}`);
+    await refused('missing', { priorityClassName: `missing-${ns}` }, `no PriorityClass with name missing-${ns} was found`);
+    await refused(
+      'guess',
+      { priority: 5 },
+      'the integer value of priority (5) must not be provided in pod spec; priority admission controller computed 0 from the given PriorityClass name',
+    );
+    await refused(
+      'policy',
+      { priorityClassName: never, preemptionPolicy: 'PreemptLowerPriority' },
+      'the string value of PreemptionPolicy (PreemptLowerPriority) must not be provided in pod spec; priority admission controller computed Never from the given PriorityClass name',
+    );
+    // A global default class is every class-less pod's (removed at once: the other cases' pods must not get it).
+    const fallback = `default-${ns}`;
+    expect(
+      (
+        await ctx.client.post(classes, {
+          apiVersion: 'scheduling.k8s.io/v1',
+          kind: 'PriorityClass',
+          metadata: { name: fallback },
+          value: 7,
+          globalDefault: true,
+        })
+      ).status,
+    ).toBe(201);
+    try {
+      expect(await priorityOf('plain', {})).toEqual({ priority: 7, priorityClassName: fallback, preemptionPolicy: 'PreemptLowerPriority' });
+    } finally {
+      expect((await ctx.client.delete(`${classes}/${fallback}`)).status).toBe(200);
+    }
+    for (const name of [high, never]) await ctx.client.delete(`${classes}/${name}`);
+  });
+
   test('built-ins: a body is read into its Go type: a value of the wrong type is a 400 naming the Go field', async () => {
     const ns = await ctx.namespace();
     const path = `/apis/apps/v1/namespaces/${ns}/deployments`;
