@@ -17,6 +17,14 @@ const deployment = (name: string, replicas = 1) => ({
   spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: podSpec } },
 });
 
+/** A create the real server's validation refuses: 422 Invalid, the kind named with its group (`Deployment.apps`, `Pod`). */
+async function expectInvalidCreate(ctx: SuiteContext, path: string, body: Record<string, unknown>, message: string): Promise<void> {
+  const apiVersion = body['apiVersion'] as string;
+  const kind = apiVersion.includes('/') ? `${body['kind'] as string}.${apiVersion.split('/')[0]}` : (body['kind'] as string);
+  const name = (body['metadata'] as { name: string }).name;
+  expectStatus(await ctx.client.post(path, body), 422, 'Invalid', `${kind} "${name}" is invalid: ${message}`);
+}
+
 export function builtinCases(ctx: SuiteContext): void {
   test('built-ins: discovery lists Deployments, Services, Jobs and Pods with their short names and status subresources', async () => {
     const core = new Map(((await ctx.client.get('/api/v1')).body.resources as any[]).map((r) => [r.name, r]));
@@ -577,13 +585,7 @@ export function builtinCases(ctx: SuiteContext): void {
       metadata: { labels },
       spec: { containers: [{ name: 'c', image: 'nginx' }], ...spec },
     });
-    const refused = async (path: string, body: Record<string, unknown>, message: string) => {
-      const apiVersion = body['apiVersion'] as string;
-      // The real server names the kind with its group: `Deployment.apps`, `Job.batch`, `Pod`.
-      const kind = apiVersion.includes('/') ? `${body['kind'] as string}.${apiVersion.split('/')[0]}` : (body['kind'] as string);
-      const name = (body['metadata'] as { name: string }).name;
-      expectStatus(await ctx.client.post(path, body), 422, 'Invalid', `${kind} "${name}" is invalid: ${message}`);
-    };
+    const refused = (path: string, body: Record<string, unknown>, message: string) => expectInvalidCreate(ctx, path, body, message);
     const apps = `/apis/apps/v1/namespaces/${ns}`;
     const workload = (kind: string, name: string, spec: Record<string, unknown>) => ({
       apiVersion: 'apps/v1',
@@ -724,10 +726,7 @@ export function builtinCases(ctx: SuiteContext): void {
 
   test("built-ins: a Service's ports and a container's ports and environment are validated as the real server does", async () => {
     const ns = await ctx.namespace();
-    const refused = async (path: string, body: Record<string, unknown>, message: string) => {
-      const name = (body['metadata'] as { name: string }).name;
-      expectStatus(await ctx.client.post(path, body), 422, 'Invalid', `${body['kind'] as string} "${name}" is invalid: ${message}`);
-    };
+    const refused = (path: string, body: Record<string, unknown>, message: string) => expectInvalidCreate(ctx, path, body, message);
     const services = `/api/v1/namespaces/${ns}/services`;
     const service = (name: string, ports: unknown[]) => ({
       apiVersion: 'v1',
