@@ -73,7 +73,7 @@ export async function runningCluster(
 type Doc = Record<string, any>;
 
 /** The server's admin kubeconfig as an object, to be altered. */
-export function kubeconfigDoc(server: ApiServer, opts?: Parameters<ApiServer['kubeconfig']>[0]): Doc {
+export function kubeconfigDoc(server: Pick<ApiServer, 'kubeconfig'>, opts?: Parameters<ApiServer['kubeconfig']>[0]): Doc {
   return loadYamlAsJson(server.kubeconfig(opts));
 }
 

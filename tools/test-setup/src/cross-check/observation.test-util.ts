@@ -16,7 +16,16 @@ export interface Seen {
   readonly content?: unknown;
 }
 
-const sameSeen = (a: Seen | undefined, b: Seen | undefined): boolean => JSON.stringify(a) === JSON.stringify(b);
+/** JSON with object keys sorted at every level: what two sides saw compares equal whatever order keys came in. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
+      : v,
+  );
+}
+
+const sameSeen = (a: Seen | undefined, b: Seen | undefined): boolean => canonicalJson(a) === canonicalJson(b);
 
 export class Observation {
   readonly engaged = new Set<string>();
@@ -29,15 +38,26 @@ export class Observation {
 
   constructor(readonly name: string) {}
 
-  engage(cluster: string): void {
+  /** The engagement id of each engaged cluster (see engage). */
+  private readonly engagementIds = new Map<string, string>();
+
+  /**
+   * `id` names this engagement: a report that an earlier engagement of the cluster ended (it may come after the next
+   * one began, as the Go side reports ends from a goroutine) then leaves the cluster engaged.
+   */
+  engage(cluster: string, id = ''): void {
     this.engaged.add(cluster);
+    this.engagementIds.set(cluster, id);
     this.history.push(`+${cluster}`);
     this.reconciled.set(cluster, new Map());
     this.notify();
   }
 
-  disengage(cluster: string): void {
-    this.engaged.delete(cluster);
+  disengage(cluster: string, id = ''): void {
+    if (this.engagementIds.get(cluster) === id) {
+      this.engaged.delete(cluster);
+      this.engagementIds.delete(cluster);
+    }
     this.history.push(`-${cluster}`);
     this.notify();
   }

@@ -1,4 +1,4 @@
-module github.com/multicluster-runtime/multicluster-runtime-ts/tools/go-kcp-provider
+module github.com/multicluster-runtime/multicluster-runtime-ts/tools/go-upstream-providers
 
 go 1.26.3
 
@@ -11,6 +11,7 @@ require (
 	k8s.io/klog/v2 v2.140.0
 	sigs.k8s.io/controller-runtime v0.24.1
 	sigs.k8s.io/multicluster-runtime v0.24.1
+	sigs.k8s.io/multicluster-runtime/providers/file v0.23.3
 )
 
 require (
@@ -65,6 +66,7 @@ require (
 	gomodules.xyz/jsonpatch/v2 v2.4.0 // indirect
 	google.golang.org/protobuf v1.36.12-0.20260120151049-f2248ac996af // indirect
 	gopkg.in/evanphx/json-patch.v4 v4.13.0 // indirect
+	gopkg.in/fsnotify.v1 v1.4.7 // indirect
 	gopkg.in/inf.v0 v0.9.1 // indirect
 	k8s.io/apiextensions-apiserver v0.36.0 // indirect
 	k8s.io/kube-openapi v0.0.0-20260414162039-ec9c827d403f // indirect

@@ -1,18 +1,23 @@
-// go-kcp-provider runs the upstream Go kcp providers (github.com/kcp-dev/multicluster-provider) with a uniform
-// controller, so a test can run them beside provider-kcp-apiexport against the same fake kcp and require that both
-// see the same fleet and reconcile the same objects.
+// go-upstream-providers runs upstream Go providers with a uniform controller, so a test can run one beside this
+// repository's provider against the same fleet and require that both see the same clusters and reconcile the same
+// objects. The providers come from the Go module proxy: the kcp providers (github.com/kcp-dev/multicluster-provider)
+// and the kubeconfig Secret and file providers (sigs.k8s.io/multicluster-runtime and its providers/file module).
 //
 // --provider apiexport (default) follows the APIExportEndpointSlice --name in the workspace the kubeconfig points at
 // and reconciles ConfigMaps in every engaged logical cluster. --provider initializingworkspaces follows the
 // WorkspaceType --name and reconciles each engaged cluster's LogicalCluster; with --initialize it then removes that
 // type's initializer from status.initializers, as an initialization controller does.
 //
+// --provider kubeconfig engages a cluster per labelled Secret in --namespace of the cluster --kubeconfig points at
+// (the host); --provider file engages every context of the kubeconfig files in --files and --dirs (comma-separated;
+// the host of --kubeconfig only runs the manager). Both reconcile ConfigMaps in every engaged cluster.
+//
 // Output is JSON lines on stdout, one per fact:
 //
 //	{"type":"ready"}
-//	{"type":"engaged","cluster":"<lc>"}     {"type":"disengaged","cluster":"<lc>"}
-//	{"type":"reconcile","cluster":"<lc>","namespace":"…","name":"…","found":true,"resourceVersion":"…","data":{…}}
-//	{"type":"initialized","cluster":"<lc>","initializer":"…"}
+//	{"type":"engaged","cluster":"<name>","engagement":<n>}     {"type":"disengaged","cluster":"<name>","engagement":<n>}
+//	{"type":"reconcile","cluster":"<name>","namespace":"…","name":"…","found":true,"resourceVersion":"…","data":{…}}
+//	{"type":"initialized","cluster":"<name>","initializer":"…"}
 //
 // Logs go to stderr. The program stops on SIGTERM/SIGINT or when stdin closes (its parent went away).
 package main
@@ -27,13 +32,16 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -54,6 +62,9 @@ import (
 
 	"github.com/kcp-dev/multicluster-provider/apiexport"
 	"github.com/kcp-dev/multicluster-provider/initializingworkspaces"
+
+	fileprovider "sigs.k8s.io/multicluster-runtime/providers/file"
+	kubeconfigprovider "sigs.k8s.io/multicluster-runtime/providers/kubeconfig"
 )
 
 // output serialises JSON lines on stdout.
@@ -69,8 +80,12 @@ func (o *output) send(v map[string]any) {
 }
 
 // observer is a manager runnable that is engaged with every cluster the provider engages (mcr's manager fans
-// Engage out to every multicluster.Aware runnable) and reports engagement and its end.
-type observer struct{ out *output }
+// Engage out to every multicluster.Aware runnable) and reports engagement and its end. Each engagement has a number,
+// as its end is reported from a goroutine and may come after the cluster's next engagement.
+type observer struct {
+	out         *output
+	engagements atomic.Int64
+}
 
 func (o *observer) Start(ctx context.Context) error {
 	<-ctx.Done()
@@ -78,10 +93,11 @@ func (o *observer) Start(ctx context.Context) error {
 }
 
 func (o *observer) Engage(ctx context.Context, name multicluster.ClusterName, _ cluster.Cluster) error {
-	o.out.send(map[string]any{"type": "engaged", "cluster": string(name)})
+	n := o.engagements.Add(1)
+	o.out.send(map[string]any{"type": "engaged", "cluster": string(name), "engagement": n})
 	go func() {
 		<-ctx.Done()
-		o.out.send(map[string]any{"type": "disengaged", "cluster": string(name)})
+		o.out.send(map[string]any{"type": "disengaged", "cluster": string(name), "engagement": n})
 	}()
 	return nil
 }
@@ -92,16 +108,22 @@ type options struct {
 	name       string
 	initialize bool
 	events     bool
+	namespace  string
+	files      string
+	dirs       string
 }
 
 func main() {
 	var o options
 	// controller-runtime registers --kubeconfig itself (sigs.k8s.io/controller-runtime/pkg/client/config); it names
 	// the kubeconfig whose current context is the workspace holding the endpoint slice or workspace type (required).
-	flag.StringVar(&o.provider, "provider", "apiexport", "apiexport or initializingworkspaces")
+	flag.StringVar(&o.provider, "provider", "apiexport", "apiexport, initializingworkspaces, kubeconfig or file")
 	flag.StringVar(&o.name, "name", "", "the APIExportEndpointSlice (apiexport) or WorkspaceType (initializingworkspaces) name (required)")
 	flag.BoolVar(&o.initialize, "initialize", false, "initializingworkspaces: remove the type's initializer once a cluster was reconciled")
 	flag.BoolVar(&o.events, "events", false, "apiexport: record a Normal event on each reconciled ConfigMap through the cluster's recorder")
+	flag.StringVar(&o.namespace, "namespace", "", "kubeconfig: the namespace of the labelled Secrets (required)")
+	flag.StringVar(&o.files, "files", "", "file: comma-separated kubeconfig files")
+	flag.StringVar(&o.dirs, "dirs", "", "file: comma-separated folders searched with the provider's default globs")
 	klog.InitFlags(nil)
 	flag.Parse()
 	if f := flag.Lookup("kubeconfig"); f != nil {
@@ -112,14 +134,14 @@ func main() {
 	ctrl.SetLogger(klog.Background())
 
 	if err := run(o); err != nil {
-		fmt.Fprintf(os.Stderr, "go-kcp-provider: %v\n", err)
+		fmt.Fprintf(os.Stderr, "go-upstream-providers: %v\n", err)
 		os.Exit(1)
 	}
 }
 
 func run(o options) error {
-	if o.kubeconfig == "" || o.name == "" {
-		return errors.New("--kubeconfig and --name are required")
+	if o.kubeconfig == "" {
+		return errors.New("--kubeconfig is required")
 	}
 	cfg, err := clientcmd.BuildConfigFromFlags("", o.kubeconfig)
 	if err != nil {
@@ -143,15 +165,7 @@ func run(o options) error {
 	}()
 
 	out := &output{enc: json.NewEncoder(os.Stdout)}
-	var provider multicluster.Provider
-	switch o.provider {
-	case "apiexport":
-		provider, err = apiexport.New(cfg, o.name, apiexport.Options{Scheme: scheme})
-	case "initializingworkspaces":
-		provider, err = initializingworkspaces.New(cfg, o.name, initializingworkspaces.Options{Scheme: scheme})
-	default:
-		return fmt.Errorf("--provider must be apiexport or initializingworkspaces, got %q", o.provider)
-	}
+	provider, err := newProvider(cfg, scheme, o)
 	if err != nil {
 		return fmt.Errorf("provider: %w", err)
 	}
@@ -169,7 +183,12 @@ func run(o options) error {
 	if err := mgr.Add(&observer{out: out}); err != nil {
 		return err
 	}
-	if o.provider == "apiexport" {
+	if p, ok := provider.(*kubeconfigprovider.Provider); ok {
+		if err := p.SetupWithManager(ctx, mgr); err != nil {
+			return fmt.Errorf("provider setup: %w", err)
+		}
+	}
+	if o.provider != "initializingworkspaces" {
 		err = configMapController(mgr, out, o.events)
 	} else {
 		err = logicalClusterController(mgr, out, o.name, o.initialize)
@@ -183,6 +202,41 @@ func run(o options) error {
 		return err
 	}
 	return nil
+}
+
+// newProvider builds the provider --provider names, checking the flags it needs.
+func newProvider(cfg *rest.Config, scheme *runtime.Scheme, o options) (multicluster.Provider, error) {
+	switch o.provider {
+	case "apiexport", "initializingworkspaces":
+		if o.name == "" {
+			return nil, fmt.Errorf("--name is required with --provider %s", o.provider)
+		}
+		if o.provider == "apiexport" {
+			return apiexport.New(cfg, o.name, apiexport.Options{Scheme: scheme})
+		}
+		return initializingworkspaces.New(cfg, o.name, initializingworkspaces.Options{Scheme: scheme})
+	case "kubeconfig":
+		if o.namespace == "" {
+			return nil, errors.New("--namespace is required with --provider kubeconfig")
+		}
+		return kubeconfigprovider.New(kubeconfigprovider.Options{Namespace: o.namespace}), nil
+	case "file":
+		files, dirs := splitList(o.files), splitList(o.dirs)
+		if len(files) == 0 && len(dirs) == 0 {
+			// Upstream would fall back to $KUBECONFIG, ~/.kube/config or the working directory.
+			return nil, errors.New("--files or --dirs is required with --provider file")
+		}
+		return fileprovider.New(fileprovider.Options{KubeconfigFiles: files, KubeconfigDirs: dirs})
+	default:
+		return nil, fmt.Errorf("--provider must be apiexport, initializingworkspaces, kubeconfig or file, got %q", o.provider)
+	}
+}
+
+func splitList(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, ",")
 }
 
 // configMapController reconciles every ConfigMap of every engaged cluster and reports what it read from the

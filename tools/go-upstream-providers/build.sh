@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Builds go-kcp-provider (the upstream Go kcp providers, github.com/kcp-dev/multicluster-provider as pinned in go.mod,
-# with a uniform controller) and prints the binary's path on the last line of stdout (everything else goes to stderr):
-#   bin="$(tools/go-kcp-provider/build.sh | tail -n1)"
+# Builds go-upstream-providers (upstream Go providers with a uniform controller: the kcp providers of
+# github.com/kcp-dev/multicluster-provider, the kubeconfig Secret and file providers of sigs.k8s.io/multicluster-runtime,
+# as pinned in go.mod) and prints the binary's path on the last line of stdout (everything else goes to stderr):
+#   bin="$(tools/go-upstream-providers/build.sh | tail -n1)"
 # A no-op when the binary was built from the same inputs; otherwise Go's build and module caches make a rebuild
 # cheap (a cold cache takes minutes: it compiles client-go, controller-runtime and the kcp SDK).
-# Environment: MCR_GO_KCP_PROVIDER_DIR overrides the output folder; MCR_GO_KCP_PROVIDER_FORCE=1 rebuilds anyway.
+# Environment: MCR_GO_UPSTREAM_PROVIDERS_DIR overrides the output folder; MCR_GO_UPSTREAM_PROVIDERS_FORCE=1 rebuilds
+# anyway.
 #
 # About the `client` sub-module: upstream's go.mod requires github.com/kcp-dev/multicluster-provider/client at
 # v0.0.0-00010101000000-000000000000 with `replace … => ./client`. Module zips never contain nested modules, so that
@@ -18,20 +20,21 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here"
 
 # Never silently download a different toolchain; never depend on a vendor folder; no VCS stamping. The kcp-dev
-# modules are not all in the checksum database, so they are checked against go.sum only.
+# modules and multicluster-runtime's provider sub-modules (providers/file) are not in the checksum database, so they
+# are checked against go.sum only.
 export GOTOOLCHAIN=local
 export GOFLAGS="-mod=mod -buildvcs=false"
-export GONOSUMDB="${GONOSUMDB:+$GONOSUMDB,}github.com/kcp-dev"
+export GONOSUMDB="${GONOSUMDB:+$GONOSUMDB,}github.com/kcp-dev,sigs.k8s.io/multicluster-runtime/providers"
 export CGO_ENABLED="${CGO_ENABLED:-0}"
 
 command -v go >/dev/null || { echo "build.sh: go not found on PATH (Go >= 1.26 is needed)" >&2; exit 2; }
 
-version="$(awk '$1 == "github.com/kcp-dev/multicluster-provider" && $2 ~ /^v/ { print $2; exit }' go.mod)"
-[[ -n "$version" ]] || { echo "build.sh: cannot read the github.com/kcp-dev/multicluster-provider version from go.mod" >&2; exit 2; }
+version="$(awk '$1 == "sigs.k8s.io/multicluster-runtime" && $2 ~ /^v/ { print $2; exit }' go.mod)"
+[[ -n "$version" ]] || { echo "build.sh: cannot read the sigs.k8s.io/multicluster-runtime version from go.mod" >&2; exit 2; }
 
-out="${MCR_GO_KCP_PROVIDER_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/multicluster-runtime/go-kcp-provider/$version}"
+out="${MCR_GO_UPSTREAM_PROVIDERS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/multicluster-runtime/go-upstream-providers/$version}"
 mkdir -p "$out"
-bin="$out/go-kcp-provider"
+bin="$out/go-upstream-providers"
 
 # The stamp names every input of the build; equal stamp + present binary = nothing to do.
 stamp="$( { go version; go env GOOS GOARCH CGO_ENABLED; cat go.mod go.sum build.sh; find . -name '*.go' -type f | LC_ALL=C sort | xargs cat; } | sha256sum | cut -d' ' -f1)"
@@ -46,8 +49,8 @@ if command -v flock >/dev/null; then
   flock 9
 fi
 
-if [[ "${MCR_GO_KCP_PROVIDER_FORCE:-0}" != 1 ]] && up_to_date; then
-  echo "build.sh: $bin is up to date (multicluster-provider $version)" >&2
+if [[ "${MCR_GO_UPSTREAM_PROVIDERS_FORCE:-0}" != 1 ]] && up_to_date; then
+  echo "build.sh: $bin is up to date (multicluster-runtime $version)" >&2
   echo "$bin"
   exit 0
 fi
@@ -56,11 +59,11 @@ tmp="$(mktemp -d "$out/.build.XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
 
 t0=$SECONDS
-echo "build.sh: building go-kcp-provider on multicluster-provider $version into $out" >&2
-go build -trimpath -ldflags "-s -w" -o "$tmp/go-kcp-provider" . >&2
+echo "build.sh: building go-upstream-providers on multicluster-runtime $version into $out" >&2
+go build -trimpath -ldflags "-s -w" -o "$tmp/go-upstream-providers" . >&2
 
 # Rename into place so a reader never sees a half-written binary; the stamp goes last.
-mv -f "$tmp/go-kcp-provider" "$bin"
+mv -f "$tmp/go-upstream-providers" "$bin"
 echo "$stamp" > "$out/.stamp"
 echo "build.sh: built in $((SECONDS - t0))s" >&2
 echo "$bin"

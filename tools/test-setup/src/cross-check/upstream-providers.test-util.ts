@@ -1,7 +1,7 @@
 /**
- * The upstream Go kcp providers as a child process: tools/go-kcp-provider (built by its build.sh from
- * github.com/kcp-dev/multicluster-provider through the Go module proxy, cached by a stamp of its inputs) runs with a
- * uniform controller and reports what it engaged and reconciled as JSON lines, which land in an Observation.
+ * Upstream Go providers as a child process: tools/go-upstream-providers (built by its build.sh from the Go module
+ * proxy, cached by a stamp of its inputs) runs one of them with a uniform controller and reports what it engaged and
+ * reconciled as JSON lines, which land in an Observation.
  */
 import { execFile, spawn } from 'node:child_process';
 import type { ChildProcessByStdio } from 'node:child_process';
@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import type { Observation, Seen } from './observation.test-util.js';
 
 const run = promisify(execFile);
-const buildScript = fileURLToPath(new URL('../../../../tools/go-kcp-provider/build.sh', import.meta.url));
+const buildScript = fileURLToPath(new URL('../../../go-upstream-providers/build.sh', import.meta.url));
 
 /** Why the Go side cannot run here, or undefined when `go` is on PATH. */
 export async function goMissing(): Promise<string | undefined> {
@@ -20,24 +20,26 @@ export async function goMissing(): Promise<string | undefined> {
     await run('go', ['version'], { timeout: 30_000 });
     return undefined;
   } catch {
-    return 'Go is not installed (no `go` on PATH); the cross-check builds tools/go-kcp-provider with Go >= 1.26 and the Go module proxy';
+    return 'Go is not installed (no `go` on PATH); the cross-check builds tools/go-upstream-providers with Go >= 1.26 and the Go module proxy';
   }
 }
 
 /** Builds (or finds current) the Go program; a cold Go build cache takes minutes, a warm one a second. */
-export async function buildGoKcpProvider(timeoutMs: number): Promise<string> {
+export async function buildUpstreamProviders(timeoutMs: number): Promise<string> {
   try {
     const { stdout } = await run(buildScript, [], { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 });
     return stdout.trim().split('\n').pop()!;
   } catch (err) {
     const stderr = (err as { stderr?: string }).stderr?.trim().split('\n').slice(-10).join('\n');
-    throw new Error(`tools/go-kcp-provider/build.sh failed${stderr ? `:\n${stderr}` : ''}`, { cause: err });
+    throw new Error(`tools/go-upstream-providers/build.sh failed${stderr ? `:\n${stderr}` : ''}`, { cause: err });
   }
 }
 
 interface Fact {
   type: string;
   cluster?: string;
+  /** Names one engagement, in `engaged` and `disengaged`. */
+  engagement?: number;
   namespace?: string;
   name?: string;
   found?: boolean;
@@ -47,7 +49,7 @@ interface Fact {
 }
 
 /** One running Go program; its facts go to `observation`, its last stderr lines explain failures. */
-export class GoKcpProvider {
+export class UpstreamProviders {
   private readonly stderr: string[] = [];
   private readonly exited: Promise<number | null>;
   private exitCode: number | null | undefined;
@@ -67,15 +69,16 @@ export class GoKcpProvider {
     this.exited = new Promise((resolve) =>
       child.once('exit', (code, signal) => {
         this.exitCode = code;
-        if (!this.stopping) observation.fail(`go-kcp-provider exited with ${code ?? signal}:\n${this.logTail(30)}`);
+        if (!this.stopping) observation.fail(`go-upstream-providers exited with ${code ?? signal}:\n${this.logTail(30)}`);
         resolve(code);
       }),
     );
   }
 
-  static start(bin: string, args: string[], observation: Observation): GoKcpProvider {
+  /** Starts `bin` (from buildUpstreamProviders) with `args` (`--provider …` and its flags; see its main.go). */
+  static start(bin: string, args: string[], observation: Observation): UpstreamProviders {
     const child = spawn(bin, ['-v=2', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-    return new GoKcpProvider(child, observation);
+    return new UpstreamProviders(child, observation);
   }
 
   logTail(lines: number): string {
@@ -103,9 +106,9 @@ export class GoKcpProvider {
     const cluster = fact.cluster ?? '';
     switch (fact.type) {
       case 'engaged':
-        return this.observation.engage(cluster);
+        return this.observation.engage(cluster, String(fact.engagement ?? ''));
       case 'disengaged':
-        return this.observation.disengage(cluster);
+        return this.observation.disengage(cluster, String(fact.engagement ?? ''));
       case 'reconcile': {
         const seen: Seen = fact.found
           ? { found: true, resourceVersion: fact.resourceVersion ?? '', content: fact.data ?? fact.initializers ?? null }

@@ -1,12 +1,11 @@
 /**
- * This package's side of the cross-check: an ApiExportProvider under a manager, with the same uniform ConfigMap
- * controller as tools/go-kcp-provider (reads from the cluster's cache, as upstream's scoped cluster does), reporting
- * to an Observation. An Aware runnable added before the controller reports engagements first, as the Go side does.
+ * This repository's side of a cross-check: a provider under a manager, with the same uniform ConfigMap controller as
+ * tools/go-upstream-providers (reads from the cluster's cache, as upstream's cluster client does), reporting to an
+ * Observation. An Aware runnable added before the controller reports engagements first, as the Go side does.
  */
-import { KubeConfig } from '@kubernetes/client-node';
-import type { Cluster } from '@multicluster-runtime/core';
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { Cluster, Logger, Provider } from '@multicluster-runtime/core';
 import { controllerManagedBy, createLogger, isNotFound, newManager } from '@multicluster-runtime/core';
-import { ApiExportProvider } from '../provider.js';
 import type { Observation } from './observation.test-util.js';
 
 const CONFIGMAP = { apiVersion: 'v1', kind: 'ConfigMap' };
@@ -17,9 +16,11 @@ export interface TsSide {
   logTail(lines: number): string;
 }
 
-export async function startTsProvider(exportKubeconfig: string, endpointSliceName: string, observation: Observation): Promise<TsSide> {
-  const config = new KubeConfig();
-  config.loadFromString(exportKubeconfig);
+/**
+ * Starts a manager on `host` over the provider `makeProvider` returns (given the logger that keeps the lines
+ * logTail shows) and reports to `observation`.
+ */
+export function startTsSide(host: KubeConfig, makeProvider: (logger: Logger) => Provider, observation: Observation): TsSide {
   const lines: string[] = [];
   const logger = createLogger({
     level: 'debug',
@@ -28,14 +29,15 @@ export async function startTsProvider(exportKubeconfig: string, endpointSliceNam
       if (lines.length > 500) lines.shift();
     },
   });
-  const provider = new ApiExportProvider({ endpointSliceName, exportConfig: config, logger });
-  const mgr = newManager(config, provider, { logger });
+  const mgr = newManager(host, makeProvider(logger), { logger });
+  let engagements = 0;
   mgr.add({
     name: 'observer',
     start: (signal) => new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true })),
     engage: async (signal: AbortSignal, name: string) => {
-      observation.engage(name);
-      signal.addEventListener('abort', () => observation.disengage(name), { once: true });
+      const id = String(++engagements);
+      observation.engage(name, id);
+      signal.addEventListener('abort', () => observation.disengage(name, id), { once: true });
     },
   });
   controllerManagedBy(mgr)
