@@ -10,7 +10,8 @@
 //
 // --provider kubeconfig engages a cluster per labelled Secret in --namespace of the cluster --kubeconfig points at
 // (the host); --provider file engages every context of the kubeconfig files in --files and --dirs (comma-separated;
-// the host of --kubeconfig only runs the manager). Both reconcile ConfigMaps in every engaged cluster.
+// the host of --kubeconfig only runs the manager); --provider namespace engages every namespace of the cluster
+// --kubeconfig points at. All three reconcile ConfigMaps in every engaged cluster.
 //
 // Output is JSON lines on stdout, one per fact:
 //
@@ -65,6 +66,7 @@ import (
 
 	fileprovider "sigs.k8s.io/multicluster-runtime/providers/file"
 	kubeconfigprovider "sigs.k8s.io/multicluster-runtime/providers/kubeconfig"
+	namespaceprovider "sigs.k8s.io/multicluster-runtime/providers/namespace"
 )
 
 // output serialises JSON lines on stdout.
@@ -117,7 +119,7 @@ func main() {
 	var o options
 	// controller-runtime registers --kubeconfig itself (sigs.k8s.io/controller-runtime/pkg/client/config); it names
 	// the kubeconfig whose current context is the workspace holding the endpoint slice or workspace type (required).
-	flag.StringVar(&o.provider, "provider", "apiexport", "apiexport, initializingworkspaces, kubeconfig or file")
+	flag.StringVar(&o.provider, "provider", "apiexport", "apiexport, initializingworkspaces, kubeconfig, file or namespace")
 	flag.StringVar(&o.name, "name", "", "the APIExportEndpointSlice (apiexport) or WorkspaceType (initializingworkspaces) name (required)")
 	flag.BoolVar(&o.initialize, "initialize", false, "initializingworkspaces: remove the type's initializer once a cluster was reconciled")
 	flag.BoolVar(&o.events, "events", false, "apiexport: record a Normal event on each reconciled ConfigMap through the cluster's recorder")
@@ -165,7 +167,14 @@ func run(o options) error {
 	}()
 
 	out := &output{enc: json.NewEncoder(os.Stdout)}
-	provider, err := newProvider(cfg, scheme, o)
+	var host cluster.Cluster
+	if o.provider == "namespace" {
+		// The namespaces' cluster, started by the manager (added below).
+		if host, err = cluster.New(cfg, func(co *cluster.Options) { co.Scheme = scheme }); err != nil {
+			return fmt.Errorf("host cluster: %w", err)
+		}
+	}
+	provider, err := newProvider(cfg, scheme, host, o)
 	if err != nil {
 		return fmt.Errorf("provider: %w", err)
 	}
@@ -183,13 +192,18 @@ func run(o options) error {
 	if err := mgr.Add(&observer{out: out}); err != nil {
 		return err
 	}
+	if host != nil {
+		if err := mgr.GetLocalManager().Add(host); err != nil {
+			return err
+		}
+	}
 	if p, ok := provider.(*kubeconfigprovider.Provider); ok {
 		if err := p.SetupWithManager(ctx, mgr); err != nil {
 			return fmt.Errorf("provider setup: %w", err)
 		}
 	}
 	if o.provider != "initializingworkspaces" {
-		err = configMapController(mgr, out, o.events)
+		err = configMapController(mgr, out, o.events, o.provider == "namespace")
 	} else {
 		err = logicalClusterController(mgr, out, o.name, o.initialize)
 	}
@@ -205,7 +219,7 @@ func run(o options) error {
 }
 
 // newProvider builds the provider --provider names, checking the flags it needs.
-func newProvider(cfg *rest.Config, scheme *runtime.Scheme, o options) (multicluster.Provider, error) {
+func newProvider(cfg *rest.Config, scheme *runtime.Scheme, host cluster.Cluster, o options) (multicluster.Provider, error) {
 	switch o.provider {
 	case "apiexport", "initializingworkspaces":
 		if o.name == "" {
@@ -227,8 +241,10 @@ func newProvider(cfg *rest.Config, scheme *runtime.Scheme, o options) (multiclus
 			return nil, errors.New("--files or --dirs is required with --provider file")
 		}
 		return fileprovider.New(fileprovider.Options{KubeconfigFiles: files, KubeconfigDirs: dirs})
+	case "namespace":
+		return namespaceprovider.New(host), nil
 	default:
-		return nil, fmt.Errorf("--provider must be apiexport, initializingworkspaces, kubeconfig or file, got %q", o.provider)
+		return nil, fmt.Errorf("--provider must be apiexport, initializingworkspaces, kubeconfig, file or namespace, got %q", o.provider)
 	}
 }
 
@@ -240,8 +256,10 @@ func splitList(s string) []string {
 }
 
 // configMapController reconciles every ConfigMap of every engaged cluster and reports what it read from the
-// cluster's client (the shared wildcard cache, as upstream's ScopedCluster reads).
-func configMapController(mgr mcmanager.Manager, out *output, events bool) error {
+// cluster's client (the shared wildcard cache, as upstream's ScopedCluster reads). With namespaced, each cluster is a
+// namespace that upstream presents as `default`; facts name the real namespace (the cluster's name), so they compare
+// with a provider that keeps objects in their namespace.
+func configMapController(mgr mcmanager.Manager, out *output, events, namespaced bool) error {
 	return mcbuilder.ControllerManagedBy(mgr).
 		Named("cross-check").
 		For(&corev1.ConfigMap{}).
@@ -251,6 +269,9 @@ func configMapController(mgr mcmanager.Manager, out *output, events bool) error 
 				return ctrl.Result{}, nil // disengaged meanwhile: nothing to do
 			}
 			fact := map[string]any{"type": "reconcile", "cluster": string(req.ClusterName), "namespace": req.Namespace, "name": req.Name}
+			if namespaced {
+				fact["namespace"] = string(req.ClusterName)
+			}
 			cm := &corev1.ConfigMap{}
 			if err := cl.GetClient().Get(ctx, req.NamespacedName, cm); err != nil {
 				if !apierrors.IsNotFound(err) {

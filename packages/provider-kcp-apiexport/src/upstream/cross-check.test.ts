@@ -13,8 +13,8 @@ import type { KubeObject } from '@multicluster-runtime/core';
 import type { ApiClient } from '@multicluster-runtime/core/client';
 import type { KcpServer, KcpWorkspace } from '@multicluster-runtime/envtest/kcp';
 import { startKcpServer } from '@multicluster-runtime/envtest/kcp';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { CrossCheck, adminClient } from '../../../../tools/test-setup/src/cross-check/harness.test-util.js';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { CrossCheck, adminClient, skipAfterFailure } from '../../../../tools/test-setup/src/cross-check/harness.test-util.js';
 import { Observation } from '../../../../tools/test-setup/src/cross-check/observation.test-util.js';
 import type { TsSide } from '../../../../tools/test-setup/src/cross-check/ts-side.test-util.js';
 import { startTsSide } from '../../../../tools/test-setup/src/cross-check/ts-side.test-util.js';
@@ -105,14 +105,7 @@ describe.skipIf(missing !== undefined)(
       };
     }, 30 * 60_000);
 
-    // Each step builds on the previous one: after a failure the rest would only fail for the same reason.
-    let broken = false;
-    beforeEach((ctx) => {
-      if (broken) ctx.skip('an earlier step failed');
-    });
-    afterEach((ctx) => {
-      if (ctx.task.result?.state === 'fail') broken = true;
-    });
+    skipAfterFailure();
 
     afterAll(async () => {
       await Promise.all([go?.stop(), ts?.stop()]);

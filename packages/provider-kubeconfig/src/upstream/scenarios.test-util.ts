@@ -15,9 +15,9 @@ import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from '@multicluster-runtime/core';
 import type { KubeconfigOptions, TokenUser } from '@multicluster-runtime/envtest';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, test } from 'vitest';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Member } from '../../../../tools/test-setup/src/cross-check/harness.test-util.js';
-import { CrossCheck, adminClient } from '../../../../tools/test-setup/src/cross-check/harness.test-util.js';
+import { CrossCheck, adminClient, skipAfterFailure } from '../../../../tools/test-setup/src/cross-check/harness.test-util.js';
 import { Observation } from '../../../../tools/test-setup/src/cross-check/observation.test-util.js';
 import type { TsSide } from '../../../../tools/test-setup/src/cross-check/ts-side.test-util.js';
 import { startTsSide } from '../../../../tools/test-setup/src/cross-check/ts-side.test-util.js';
@@ -87,13 +87,7 @@ function crossCheckFixture(startServers: StartServers) {
     await Promise.all(f.clients.map((c, i) => c.client.create(configMap('settings', { server: String(i) }))));
   }, 30 * 60_000);
 
-  let broken = false;
-  beforeEach((ctx) => {
-    if (broken) ctx.skip('an earlier step failed');
-  });
-  afterEach((ctx) => {
-    if (ctx.task.result?.state === 'fail') broken = true;
-  });
+  skipAfterFailure();
   afterAll(async () => {
     await Promise.all([f.go?.stop(), f.ts?.stop()]);
     for (const c of f.clients) await c.close();

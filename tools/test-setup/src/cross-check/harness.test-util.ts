@@ -13,7 +13,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { ApiClient, DiscoveryRESTMapper, Transport } from '@multicluster-runtime/core/client';
 import { isNotFound } from '@multicluster-runtime/core';
-import { expect } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
 import { canonicalJson, type Observation, type Seen } from './observation.test-util.js';
 
 const CONFIGMAP = { apiVersion: 'v1', kind: 'ConfigMap' };
@@ -22,6 +22,25 @@ const CONFIGMAP = { apiVersion: 'v1', kind: 'ConfigMap' };
 export interface Member {
   readonly name: string;
   readonly client: ApiClient;
+  /**
+   * The one namespace that holds the member's objects, where a member is a namespace of a shared server (a
+   * namespace provider's); the barrier goes there. Default: every namespace, with the barrier in `default`.
+   */
+  readonly namespace?: string;
+}
+
+/**
+ * Registers hooks in the calling suite that skip its remaining tests once one failed: a cross-check's steps build on
+ * each other, so after a failure the rest would only fail for the same reason.
+ */
+export function skipAfterFailure(): void {
+  let broken = false;
+  beforeEach((ctx) => {
+    if (broken) ctx.skip('an earlier step failed');
+  });
+  afterEach((ctx) => {
+    if (ctx.task.result?.state === 'fail') broken = true;
+  });
 }
 
 /** A client of the API server `kubeconfig` reaches, for a Member; `close` ends its connections. */
@@ -87,7 +106,7 @@ function expectedChanges(before: Record<string, Seen>, after: Record<string, See
 async function serverState(members: readonly Member[]): Promise<Record<string, Seen>> {
   const out: Record<string, Seen> = {};
   for (const m of [...members].sort((x, y) => x.name.localeCompare(y.name))) {
-    const items = (await m.client.list(CONFIGMAP)).items.sort((x, y) =>
+    const items = (await m.client.list(CONFIGMAP, m.namespace === undefined ? {} : { namespace: m.namespace })).items.sort((x, y) =>
       `${x.metadata.namespace}/${x.metadata.name}`.localeCompare(`${y.metadata.namespace}/${y.metadata.name}`),
     );
     for (const cm of items) {
@@ -121,7 +140,7 @@ export class CrossCheck {
   }
 
   /**
-   * Runs `act`, bumps the barrier ConfigMap (`default/barrier`) in every member that should now be engaged, waits
+   * Runs `act`, bumps the barrier ConfigMap (`barrier`) in every member that should now be engaged, waits
    * until both sides settled as `expect` says, and compares what each reconciled anew with what changed.
    */
   async step(act: () => Promise<void>, expectation: StepExpectation): Promise<void> {
@@ -134,7 +153,7 @@ export class CrossCheck {
     await act();
     this.stepNo++;
     const all = new Map([...expectation.engaged, ...goMembers].map((m) => [m.name, m]));
-    for (const m of all.values()) await bumpBarrier(m.client, this.stepNo);
+    for (const m of all.values()) await bumpBarrier(m.client, m.namespace ?? 'default', this.stepNo);
 
     const want = { go: goMembers.map((m) => m.name).sort(), ts: expectation.engaged.map((m) => m.name).sort() };
     for (const id of this.go.stale.keys()) if (!want.go.includes(clusterOf(id))) this.go.stale.delete(id);
@@ -202,12 +221,12 @@ export class CrossCheck {
   }
 }
 
-async function bumpBarrier(client: ApiClient, stepNo: number): Promise<void> {
+async function bumpBarrier(client: ApiClient, namespace: string, stepNo: number): Promise<void> {
   const data = { step: String(stepNo) };
   try {
-    await client.patch(CONFIGMAP, { namespace: 'default', name: 'barrier' }, { type: 'merge', body: { data } });
+    await client.patch(CONFIGMAP, { namespace, name: 'barrier' }, { type: 'merge', body: { data } });
   } catch (err) {
     if (!isNotFound(err)) throw err;
-    await client.create({ ...CONFIGMAP, metadata: { name: 'barrier', namespace: 'default' }, data });
+    await client.create({ ...CONFIGMAP, metadata: { name: 'barrier', namespace }, data });
   }
 }
