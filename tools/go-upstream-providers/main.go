@@ -11,7 +11,8 @@
 // --provider kubeconfig engages a cluster per labelled Secret in --namespace of the cluster --kubeconfig points at
 // (the host); --provider file engages every context of the kubeconfig files in --files and --dirs (comma-separated;
 // the host of --kubeconfig only runs the manager); --provider namespace engages every namespace of the cluster
-// --kubeconfig points at. All three reconcile ConfigMaps in every engaged cluster.
+// --kubeconfig points at; --provider multi composes the two as "files" and "ns". All reconcile ConfigMaps in every
+// engaged cluster.
 //
 // Output is JSON lines on stdout, one per fact:
 //
@@ -66,6 +67,7 @@ import (
 
 	fileprovider "sigs.k8s.io/multicluster-runtime/providers/file"
 	kubeconfigprovider "sigs.k8s.io/multicluster-runtime/providers/kubeconfig"
+	multiprovider "sigs.k8s.io/multicluster-runtime/providers/multi"
 	namespaceprovider "sigs.k8s.io/multicluster-runtime/providers/namespace"
 )
 
@@ -119,13 +121,13 @@ func main() {
 	var o options
 	// controller-runtime registers --kubeconfig itself (sigs.k8s.io/controller-runtime/pkg/client/config); it names
 	// the kubeconfig whose current context is the workspace holding the endpoint slice or workspace type (required).
-	flag.StringVar(&o.provider, "provider", "apiexport", "apiexport, initializingworkspaces, kubeconfig, file or namespace")
+	flag.StringVar(&o.provider, "provider", "apiexport", "apiexport, initializingworkspaces, kubeconfig, file, namespace or multi")
 	flag.StringVar(&o.name, "name", "", "the APIExportEndpointSlice (apiexport) or WorkspaceType (initializingworkspaces) name (required)")
 	flag.BoolVar(&o.initialize, "initialize", false, "initializingworkspaces: remove the type's initializer once a cluster was reconciled")
 	flag.BoolVar(&o.events, "events", false, "apiexport: record a Normal event on each reconciled ConfigMap through the cluster's recorder")
 	flag.StringVar(&o.namespace, "namespace", "", "kubeconfig: the namespace of the labelled Secrets (required)")
-	flag.StringVar(&o.files, "files", "", "file: comma-separated kubeconfig files")
-	flag.StringVar(&o.dirs, "dirs", "", "file: comma-separated folders searched with the provider's default globs")
+	flag.StringVar(&o.files, "files", "", "file, multi: comma-separated kubeconfig files")
+	flag.StringVar(&o.dirs, "dirs", "", "file, multi: comma-separated folders searched with the file provider's default globs")
 	klog.InitFlags(nil)
 	flag.Parse()
 	if f := flag.Lookup("kubeconfig"); f != nil {
@@ -168,7 +170,7 @@ func run(o options) error {
 
 	out := &output{enc: json.NewEncoder(os.Stdout)}
 	var host cluster.Cluster
-	if o.provider == "namespace" {
+	if o.provider == "namespace" || o.provider == "multi" {
 		// The namespaces' cluster, started by the manager (added below).
 		if host, err = cluster.New(cfg, func(co *cluster.Options) { co.Scheme = scheme }); err != nil {
 			return fmt.Errorf("host cluster: %w", err)
@@ -203,7 +205,7 @@ func run(o options) error {
 		}
 	}
 	if o.provider != "initializingworkspaces" {
-		err = configMapController(mgr, out, o.events, o.provider == "namespace")
+		err = configMapController(mgr, out, o.events, namespaceOf(o.provider))
 	} else {
 		err = logicalClusterController(mgr, out, o.name, o.initialize)
 	}
@@ -243,8 +245,43 @@ func newProvider(cfg *rest.Config, scheme *runtime.Scheme, host cluster.Cluster,
 		return fileprovider.New(fileprovider.Options{KubeconfigFiles: files, KubeconfigDirs: dirs})
 	case "namespace":
 		return namespaceprovider.New(host), nil
+	case "multi":
+		files, dirs := splitList(o.files), splitList(o.dirs)
+		if len(files) == 0 && len(dirs) == 0 {
+			return nil, errors.New("--files or --dirs is required with --provider multi")
+		}
+		fp, err := fileprovider.New(fileprovider.Options{KubeconfigFiles: files, KubeconfigDirs: dirs})
+		if err != nil {
+			return nil, err
+		}
+		p := multiprovider.New(multiprovider.Options{})
+		if err := p.AddProvider("files", fp); err != nil {
+			return nil, err
+		}
+		if err := p.AddProvider("ns", namespaceprovider.New(host)); err != nil {
+			return nil, err
+		}
+		return p, nil
 	default:
-		return nil, fmt.Errorf("--provider must be apiexport, initializingworkspaces, kubeconfig, file or namespace, got %q", o.provider)
+		return nil, fmt.Errorf("--provider must be apiexport, initializingworkspaces, kubeconfig, file, namespace or multi, got %q", o.provider)
+	}
+}
+
+// namespaceOf says which namespace a reconciled object is really in, for providers whose clusters are namespaces
+// presented as `default` (the namespace provider, alone or as multi's "ns"); nil for the others.
+func namespaceOf(provider string) func(mcreconcile.Request) string {
+	switch provider {
+	case "namespace":
+		return func(req mcreconcile.Request) string { return string(req.ClusterName) }
+	case "multi":
+		return func(req mcreconcile.Request) string {
+			if ns, ok := strings.CutPrefix(string(req.ClusterName), "ns#"); ok {
+				return ns
+			}
+			return req.Namespace
+		}
+	default:
+		return nil
 	}
 }
 
@@ -256,10 +293,10 @@ func splitList(s string) []string {
 }
 
 // configMapController reconciles every ConfigMap of every engaged cluster and reports what it read from the
-// cluster's client (the shared wildcard cache, as upstream's ScopedCluster reads). With namespaced, each cluster is a
-// namespace that upstream presents as `default`; facts name the real namespace (the cluster's name), so they compare
-// with a provider that keeps objects in their namespace.
-func configMapController(mgr mcmanager.Manager, out *output, events, namespaced bool) error {
+// cluster's client (the shared wildcard cache, as upstream's ScopedCluster reads). Where clusters are namespaces that
+// upstream presents as `default`, realNamespace names the namespace facts report, so they compare with a provider
+// that keeps objects in their namespace.
+func configMapController(mgr mcmanager.Manager, out *output, events bool, realNamespace func(mcreconcile.Request) string) error {
 	return mcbuilder.ControllerManagedBy(mgr).
 		Named("cross-check").
 		For(&corev1.ConfigMap{}).
@@ -269,8 +306,8 @@ func configMapController(mgr mcmanager.Manager, out *output, events, namespaced 
 				return ctrl.Result{}, nil // disengaged meanwhile: nothing to do
 			}
 			fact := map[string]any{"type": "reconcile", "cluster": string(req.ClusterName), "namespace": req.Namespace, "name": req.Name}
-			if namespaced {
-				fact["namespace"] = string(req.ClusterName)
+			if realNamespace != nil {
+				fact["namespace"] = realNamespace(req)
 			}
 			cm := &corev1.ConfigMap{}
 			if err := cl.GetClient().Get(ctx, req.NamespacedName, cm); err != nil {

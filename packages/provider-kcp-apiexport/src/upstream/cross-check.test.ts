@@ -96,12 +96,11 @@ describe.skipIf(missing !== undefined)(
       tmp = await mkdtemp(join(tmpdir(), 'go-upstream-providers-'));
       const kubeconfig = join(tmp, 'provider.kubeconfig');
       await writeFile(kubeconfig, kcp.kubeconfig(providerWs), { mode: 0o600 });
-      startBoth = () => {
+      startBoth = async () => {
         go = UpstreamProviders.start(bin, ['--kubeconfig', kubeconfig, '--provider', 'apiexport', '--name', EXPORT], goObs);
         const exportConfig = new KubeConfig();
         exportConfig.loadFromString(kcp.kubeconfig(providerWs));
-        ts = startTsSide(exportConfig, (logger) => new ApiExportProvider({ endpointSliceName: EXPORT, exportConfig, logger }), tsObs);
-        return Promise.resolve();
+        ts = await startTsSide(exportConfig, (logger) => new ApiExportProvider({ endpointSliceName: EXPORT, exportConfig, logger }), tsObs);
       };
     }, 30 * 60_000);
 

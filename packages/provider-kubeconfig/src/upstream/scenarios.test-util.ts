@@ -135,7 +135,7 @@ export function secretProviderCrossCheck(tier: string, startServers: StartServer
             const hostFile = join(await tmpRoot(), 'host.kubeconfig');
             await writeFile(hostFile, f.servers[0].kubeconfig(), { mode: 0o600 });
             f.go = UpstreamProviders.start(f.bin, ['--kubeconfig', hostFile, '--provider', 'kubeconfig', '--namespace', NS], f.goObs);
-            f.ts = startTsSide(f.host, (logger) => new KubeconfigSecretProvider({ namespace: NS, logger }), f.tsObs);
+            f.ts = await startTsSide(f.host, (logger) => new KubeconfigSecretProvider({ namespace: NS, logger }), f.tsObs);
           },
           { engaged: [member('alpha'), member('beta')] },
         );
@@ -271,7 +271,7 @@ export function fileProviderCrossCheck(tier: string, startServers: StartServers)
             const hostFile = join(await tmpRoot(), 'host.kubeconfig');
             await writeFile(hostFile, f.servers[0].kubeconfig(), { mode: 0o600 });
             f.go = UpstreamProviders.start(f.bin, ['--kubeconfig', hostFile, '--provider', 'file', '--dirs', dir], f.goObs);
-            f.ts = startTsSide(f.host, (logger) => new KubeconfigFileProvider({ paths: [dir], logger }), f.tsObs);
+            f.ts = await startTsSide(f.host, (logger) => new KubeconfigFileProvider({ paths: [dir], logger }), f.tsObs);
           },
           { engaged: [a1(), b2(), b0()] },
         );

@@ -90,8 +90,7 @@ export function namespaceProviderCrossCheck(tier: string, startServer: StartServ
             go = UpstreamProviders.start(bin, ['--kubeconfig', hostFile, '--provider', 'namespace'], goObs);
             const host = new KubeConfig();
             host.loadFromString(server.kubeconfig);
-            ts = startTsSide(host, (logger) => new NamespaceProvider({ logger }), tsObs);
-            return Promise.resolve();
+            ts = await startTsSide(host, (logger) => new NamespaceProvider({ logger }), tsObs);
           },
           { engaged: members('team-a', 'team-b') },
         );

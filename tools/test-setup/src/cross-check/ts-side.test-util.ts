@@ -20,7 +20,11 @@ export interface TsSide {
  * Starts a manager on `host` over the provider `makeProvider` returns (given the logger that keeps the lines
  * logTail shows) and reports to `observation`.
  */
-export function startTsSide(host: KubeConfig, makeProvider: (logger: Logger) => Provider, observation: Observation): TsSide {
+export async function startTsSide(
+  host: KubeConfig,
+  makeProvider: (logger: Logger) => Provider | Promise<Provider>,
+  observation: Observation,
+): Promise<TsSide> {
   const lines: string[] = [];
   const logger = createLogger({
     level: 'debug',
@@ -29,7 +33,7 @@ export function startTsSide(host: KubeConfig, makeProvider: (logger: Logger) => 
       if (lines.length > 500) lines.shift();
     },
   });
-  const mgr = newManager(host, makeProvider(logger), { logger });
+  const mgr = newManager(host, await makeProvider(logger), { logger });
   let engagements = 0;
   mgr.add({
     name: 'observer',
