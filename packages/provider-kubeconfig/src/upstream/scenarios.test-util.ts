@@ -305,6 +305,7 @@ export function fileProviderCrossCheck(tier: string, startServers: StartServers)
           reengaged: [a1().name],
           goEngaged: [b2(), b0(), c1()],
           goReengaged: [],
+          goLost: [a1().name],
         });
       });
 

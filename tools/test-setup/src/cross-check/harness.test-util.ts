@@ -70,6 +70,11 @@ export interface StepExpectation {
   readonly reengaged?: readonly string[];
   /** The members upstream engages anew where it differs on purpose (default: `reengaged`). */
   readonly goReengaged?: readonly string[];
+  /**
+   * Members (names) upstream must have engaged anew and lost again in this step (a known upstream bug, listed in the
+   * README): waiting for that, rather than only for their absence, keeps the bug's tail out of the next step.
+   */
+  readonly goLost?: readonly string[];
 }
 
 /** One side's expectations carried from step to step. */
@@ -170,9 +175,16 @@ export class CrossCheck {
       const history = side.observation.history.slice(side.historyMark);
       return anew.every((c) => history.includes(`-${c}`) && history.includes(`+${c}`));
     };
+    /** Each member upstream must lose had its old engagement end, a new one begin, and that one end too. */
+    const lost = (side: Side): boolean => {
+      const history = side.observation.history.slice(side.historyMark);
+      const count = (h: string) => history.filter((x) => x === h).length;
+      return (expectation.goLost ?? []).every((c) => count(`+${c}`) >= 1 && count(`-${c}`) >= 2);
+    };
     const converged = (side: Side, engaged: string[]): boolean =>
       JSON.stringify([...side.observation.engaged].sort()) === JSON.stringify(engaged) &&
       engagedAnew(side, side === this.go ? reengaged.go : reengaged.ts) &&
+      (side === this.ts || lost(side)) &&
       canonicalJson(present(side.observation.state())) === canonicalJson(expected(side, engaged));
     const explain = (side: Side, engaged: string[]): string =>
       [
