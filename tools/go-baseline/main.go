@@ -3,9 +3,10 @@
 //
 // It speaks the bench runner protocol: commands as JSON lines on stdin ({"id":1,"cmd":"stats"}), answers and events
 // as JSON lines on stdout. Clusters come from a kubeconfig folder (--provider file) or from kubeconfig Secrets on the
-// host cluster (--provider secret, upstream's providers/kubeconfig). Upstream's providers/file is a separate Go
-// module that the module proxy does not serve, so the folder provider here is ours: fsnotify plus upstream's
-// pkg/clusters (start, wait for cache sync, engage), loading each file concurrently.
+// host cluster (--provider secret, upstream's providers/kubeconfig). The folder provider is ours: fsnotify plus
+// upstream's pkg/clusters (start, wait for cache sync, engage), loading each file concurrently. Upstream's
+// providers/file (a separate module; tools/go-upstream-providers runs v0.23.3) engages files one at a time and
+// reloads every file on every event, which would put that provider's pace, not the runtime's, into Go's figures.
 package main
 
 import (
@@ -191,7 +192,6 @@ func (p *folderProvider) Start(ctx context.Context, aware multicluster.Aware) er
 		}
 	}
 }
-
 
 func memory() map[string]any {
 	runtime.GC()
