@@ -21,7 +21,7 @@ import { startGarbageCollector } from './controllers/garbage-collector.js';
 import { startNamespaceController } from './controllers/namespace-controller.js';
 import type { ApiServerOptions, PathMount } from './server/options.js';
 import { resolveOptions } from './server/options.js';
-import { seedCluster } from './server/seed.js';
+import { seedCluster, seedServingObjects } from './server/seed.js';
 
 export interface ApiServerStats {
   /** TLS connections accepted since start (restarts included): proves whether clients reuse connections. */
@@ -208,6 +208,7 @@ class InMemoryApiServer implements ApiServer {
     });
     this.boundPort = (server.address() as AddressInfo).port;
     this.server = server;
+    seedServingObjects(this.state, this.boundPort);
   }
 
   async stop(): Promise<void> {

@@ -1,7 +1,7 @@
 /**
  * Every other built-in resource of the pinned Kubernetes version, served generically from its discovery document
  * (builtin-discovery.ts, checked against the real kube-apiserver): storage, watch, list, the status subresource where
- * the real server has one (with metadata.generation maintained, as for workloads), the workloads' `scale`
+ * the real server has one, metadata.generation for the kinds whose Go strategy maintains it, the workloads' `scale`
  * subresource, short names and categories; bodies are decoded and defaulted by builtin-decode.ts. What generic
  * serving does not give (kind-specific validation, other special subresources) is listed in the package README.
  */
@@ -31,6 +31,39 @@ const STRATEGIES: Readonly<Record<string, ResourceStrategy>> = {
   'batch/jobs': jobStrategy,
   '/pods': podStrategy,
   '/services': serviceStrategy,
+};
+
+/**
+ * The generically served kinds whose Go strategy maintains metadata.generation (kubernetes v1.37's pkg/registry: set
+ * to 1 on create, raised when the spec changes): not the same as having a status endpoint (a Service has one and no
+ * generation, a PriorityClass the reverse). Deployments also raise it for annotations, EndpointSlices for labels.
+ */
+const GENERATION: Readonly<Record<string, Pick<ResourceType, 'tracksGeneration' | 'generationFollows'>>> = {
+  '/pods': { tracksGeneration: true },
+  '/podtemplates': { tracksGeneration: true },
+  '/replicationcontrollers': { tracksGeneration: true },
+  'admissionregistration.k8s.io/mutatingadmissionpolicies': { tracksGeneration: true },
+  'admissionregistration.k8s.io/mutatingadmissionpolicybindings': { tracksGeneration: true },
+  'admissionregistration.k8s.io/validatingadmissionpolicies': { tracksGeneration: true },
+  'admissionregistration.k8s.io/validatingadmissionpolicybindings': { tracksGeneration: true },
+  'apps/daemonsets': { tracksGeneration: true },
+  'apps/deployments': { tracksGeneration: true, generationFollows: 'annotations' },
+  'apps/replicasets': { tracksGeneration: true },
+  'apps/statefulsets': { tracksGeneration: true },
+  'autoscaling/horizontalpodautoscalers': { tracksGeneration: true },
+  'batch/cronjobs': { tracksGeneration: true },
+  'batch/jobs': { tracksGeneration: true },
+  'discovery.k8s.io/endpointslices': { tracksGeneration: true, generationFollows: 'labels' },
+  'flowcontrol.apiserver.k8s.io/flowschemas': { tracksGeneration: true },
+  'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations': { tracksGeneration: true },
+  'networking.k8s.io/ingressclasses': { tracksGeneration: true },
+  'networking.k8s.io/ingresses': { tracksGeneration: true },
+  'networking.k8s.io/networkpolicies': { tracksGeneration: true },
+  'policy/poddisruptionbudgets': { tracksGeneration: true },
+  'resource.k8s.io/deviceclasses': { tracksGeneration: true },
+  'resource.k8s.io/devicetaintrules': { tracksGeneration: true },
+  'resource.k8s.io/resourceslices': { tracksGeneration: true },
+  'scheduling.k8s.io/priorityclasses': { tracksGeneration: 'create-only' },
 };
 
 /** Listed by discovery but not stored objects, or served elsewhere in this server. */
@@ -66,7 +99,8 @@ function fromDiscovery(snapshot: DiscoverySnapshot, defined: ReadonlySet<string>
         subresources: [...(status ? ['status'] : []), ...(scale ? ['scale'] : [])],
         ...(scale ? { scale: WORKLOAD_SCALE } : {}),
         custom: false,
-        tracksGeneration: status,
+        tracksGeneration: false,
+        ...GENERATION[`${group}/${r.name}`],
         allowCreateOnUpdate: false,
         allowUnconditionalUpdate: true,
         returnDeletedObject: r.name === 'pods',

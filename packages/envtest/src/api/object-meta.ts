@@ -125,19 +125,21 @@ export function prepareForUpdate(
   }
   if (type.tracksGeneration) {
     const generation = typeof om['generation'] === 'number' ? om['generation'] : 1;
-    m['generation'] = specChanged(type, obj, old) ? generation + 1 : generation;
+    m['generation'] = type.tracksGeneration !== 'create-only' && specChanged(type, obj, old) ? generation + 1 : generation;
   } else delete m['generation'];
   return [...errs, ...validateObject(type, obj, old, ctx)];
 }
 
-/** Anything outside metadata changed (status excluded when it has its own endpoint). */
+/** Anything outside metadata changed (status excluded when it has its own endpoint), or the metadata the kind's generation follows. */
 function specChanged(type: ResourceType, obj: StoredObject, old: StoredObject): boolean {
   const strip = (o: StoredObject): Record<string, unknown> => {
     const { metadata: _m, apiVersion: _a, kind: _k, ...rest } = o;
     if (hasStatus(type)) delete rest['status'];
     return rest;
   };
-  return !isDeepStrictEqual(strip(obj), strip(old));
+  const follows = type.generationFollows;
+  const followed = (o: StoredObject): unknown => (follows ? ((o.metadata as Record<string, unknown>)[follows] ?? {}) : undefined);
+  return !isDeepStrictEqual(strip(obj), strip(old)) || !isDeepStrictEqual(followed(obj), followed(old));
 }
 
 function validateObject(type: ResourceType, obj: StoredObject, old: StoredObject | undefined, ctx: StrategyContext): FieldError[] {

@@ -82,8 +82,14 @@ export interface ResourceType {
   readonly scale?: ScalePaths;
   /** Custom resource semantics: merge/JSON/apply patches only (SMP is 415), update needs a resourceVersion. */
   readonly custom: boolean;
-  /** Whether metadata.generation is maintained (CRs, CRDs, workloads). */
-  readonly tracksGeneration: boolean;
+  /**
+   * Whether metadata.generation is maintained (CRs, CRDs, the kinds whose Go strategy does): set to 1 on create and
+   * raised by an update that changes anything outside metadata (and status, where it has its own endpoint), or
+   * `'create-only'`: set to 1 and never raised (PriorityClass).
+   */
+  readonly tracksGeneration: boolean | 'create-only';
+  /** Metadata whose change raises the generation too (a Deployment's annotations, an EndpointSlice's labels). */
+  readonly generationFollows?: 'annotations' | 'labels';
   readonly allowCreateOnUpdate: boolean;
   readonly allowUnconditionalUpdate: boolean;
   /** DELETE answers with the object instead of a Success Status (ServiceAccount, Pod). */

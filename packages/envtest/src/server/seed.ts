@@ -1,7 +1,11 @@
-/** The objects a fresh cluster has: the four namespaces kube-apiserver creates at start-up. */
+/**
+ * The objects a fresh cluster has: the four namespaces kube-apiserver creates at start-up, and (outside logical
+ * clusters) the `kubernetes` Service and the two system PriorityClasses it creates once it serves.
+ */
 import { BUILTIN_RESOURCES, NAMESPACE_RESOURCE } from '../api/builtin-resources.js';
 import { storageResource } from '../api/resource-type.js';
 import type { ApiState } from './api-state.js';
+import type { StoredObject } from '../storage/types.js';
 import { createObject } from './ops/create.js';
 
 export const SYSTEM_NAMESPACES = ['default', 'kube-node-lease', 'kube-public', 'kube-system'] as const;
@@ -20,4 +24,53 @@ export function seedCluster(state: ApiState, cluster: string): void {
       { dryRun: false, fieldManager: undefined },
     );
   }
+}
+
+/** The PriorityClasses kube-apiserver creates at start, as it writes them. */
+const SYSTEM_PRIORITY_CLASSES = [
+  {
+    name: 'system-node-critical',
+    value: 2_000_001_000,
+    description: 'Used for system critical pods that must not be moved from their current node.',
+  },
+  {
+    name: 'system-cluster-critical',
+    value: 2_000_000_000,
+    description: 'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.',
+  },
+] as const;
+
+/**
+ * Creates what kube-apiserver adds once it listens: the system PriorityClasses and the `kubernetes` Service in
+ * `default` (the first address of the Service range, port 443 to the server's own port). Not in logical-cluster
+ * mode: kcp's workspaces have neither.
+ */
+export function seedServingObjects(state: ApiState, securePort: number): void {
+  if (state.options.logicalClusters) return;
+  const create = (group: string, resource: string, namespace: string | undefined, obj: StoredObject) => {
+    const type = state.registry.find('', group, 'v1', resource);
+    const m = obj.metadata;
+    if (!type || state.store.get({ cluster: '', resource: storageResource(type), namespace: namespace ?? '', name: m.name })) return;
+    createObject(state, { type, version: 'v1', cluster: '', namespace }, obj, { dryRun: false, fieldManager: undefined });
+  };
+  for (const { name, value, description } of SYSTEM_PRIORITY_CLASSES) {
+    create('scheduling.k8s.io', 'priorityclasses', undefined, {
+      apiVersion: 'scheduling.k8s.io/v1',
+      kind: 'PriorityClass',
+      metadata: { name },
+      value,
+      description,
+    });
+  }
+  create('', 'services', 'default', {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
+    spec: {
+      type: 'ClusterIP',
+      clusterIP: '10.0.0.1',
+      ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: securePort }],
+      sessionAffinity: 'None',
+    },
+  });
 }

@@ -812,6 +812,109 @@ export function builtinCases(ctx: SuiteContext): void {
     );
   });
 
+  test('built-ins: the server keeps the kubernetes Service and the system PriorityClasses it creates once it serves', async () => {
+    const svc = await ctx.client.get('/api/v1/namespaces/default/services/kubernetes');
+    expect(svc.status, svc.text).toBe(200);
+    expect(svc.body.metadata.labels).toEqual({ component: 'apiserver', provider: 'kubernetes' });
+    expect(svc.body.metadata.generation).toBeUndefined();
+    expect(svc.body.spec).toEqual({
+      clusterIP: '10.0.0.1',
+      clusterIPs: ['10.0.0.1'],
+      internalTrafficPolicy: 'Cluster',
+      ipFamilies: ['IPv4'],
+      ipFamilyPolicy: 'SingleStack',
+      ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: Number(new URL(ctx.backend.url).port) }],
+      sessionAffinity: 'None',
+      type: 'ClusterIP',
+    });
+    const classes = await ctx.client.get('/apis/scheduling.k8s.io/v1/priorityclasses');
+    const system = (classes.body.items as any[])
+      .filter((c) => String(c.metadata.name).startsWith('system-'))
+      .map((c) => ({
+        name: c.metadata.name,
+        value: c.value,
+        preemptionPolicy: c.preemptionPolicy,
+        generation: c.metadata.generation,
+        description: c.description,
+      }));
+    expect(system).toEqual([
+      {
+        name: 'system-cluster-critical',
+        value: 2_000_000_000,
+        preemptionPolicy: 'PreemptLowerPriority',
+        generation: 1,
+        description: 'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.',
+      },
+      {
+        name: 'system-node-critical',
+        value: 2_000_001_000,
+        preemptionPolicy: 'PreemptLowerPriority',
+        generation: 1,
+        description: 'Used for system critical pods that must not be moved from their current node.',
+      },
+    ]);
+  });
+
+  test('built-ins: metadata.generation is kept for the kinds whose Go strategy keeps it, and raised as theirs is', async () => {
+    const ns = await ctx.namespace();
+    /** Creates, then updates with `change` applied; answers the generation after each. */
+    const generations = async (path: string, body: Record<string, any>, change: (o: Record<string, any>) => void) => {
+      const created = await ctx.client.post(path, body);
+      expect(created.status, created.text).toBe(201);
+      const next = structuredClone(created.body);
+      change(next);
+      const updated = await ctx.client.put(`${path}/${body.metadata.name}`, next);
+      expect(updated.status, updated.text).toBe(200);
+      return [created.body.metadata.generation, updated.body.metadata.generation];
+    };
+    // A Service has a status endpoint and no generation.
+    expect(
+      await generations(
+        `/api/v1/namespaces/${ns}/services`,
+        { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { ports: [{ port: 80 }] } },
+        (o) => {
+          o.spec.ports[0].port = 81;
+        },
+      ),
+    ).toEqual([undefined, undefined]);
+    // A PriorityClass has no status endpoint, and a generation that a change does not raise.
+    expect(
+      await generations(
+        '/apis/scheduling.k8s.io/v1/priorityclasses',
+        { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: `gen-${ns}` }, value: 7 },
+        (o) => {
+          o.description = 'changed';
+        },
+      ),
+    ).toEqual([1, 1]);
+    await ctx.client.delete(`/apis/scheduling.k8s.io/v1/priorityclasses/gen-${ns}`);
+    // A NetworkPolicy has no status endpoint, and its spec raises its generation.
+    expect(
+      await generations(
+        `/apis/networking.k8s.io/v1/namespaces/${ns}/networkpolicies`,
+        { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { name: 'deny' }, spec: { podSelector: {} } },
+        (o) => {
+          o.spec.podSelector = { matchLabels: labels };
+        },
+      ),
+    ).toEqual([1, 2]);
+    // A Deployment's annotations raise it too; a ConfigMap never has one.
+    expect(
+      await generations(`/apis/apps/v1/namespaces/${ns}/deployments`, deployment('web'), (o) => {
+        o.metadata.annotations = { note: 'x' };
+      }),
+    ).toEqual([1, 2]);
+    expect(
+      await generations(
+        `/api/v1/namespaces/${ns}/configmaps`,
+        { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: '1' } },
+        (o) => {
+          o.data.a = '2';
+        },
+      ),
+    ).toEqual([undefined, undefined]);
+  });
+
   test('built-ins: a Pod takes its priority and preemption policy from its PriorityClass, or is refused', async () => {
     const ns = await ctx.namespace();
     const classes = '/apis/scheduling.k8s.io/v1/priorityclasses';
