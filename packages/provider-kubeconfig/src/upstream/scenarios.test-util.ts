@@ -35,6 +35,9 @@ export interface FleetServer {
   readonly name: string;
   kubeconfig(options?: KubeconfigOptions): string;
   addToken(token: string, user: TokenUser): void;
+  /** Stops listening and listens again on the same port with the same state (the in-memory tier); steps that need it skip without. */
+  stop?(): Promise<void>;
+  restart?(): Promise<void>;
 }
 
 /** Starts the three servers of the fleet (the first is the host); `stop` stops them all. */
@@ -167,6 +170,23 @@ export function secretProviderCrossCheck(tier: string, startServers: StartServer
           engaged: [member('alpha'), member('beta'), member('gamma')],
           reengaged: ['beta'],
         });
+      });
+
+      test('a member whose API server restarts stays engaged with both, and a change right after is reconciled by both', async (t) => {
+        const server = f.servers[target.alpha];
+        if (!server.stop || !server.restart) return t.skip('this tier cannot restart a server in place');
+        await f.check.step(
+          async () => {
+            await server.stop!();
+            await server.restart!();
+            await member('alpha').client.patch(
+              CONFIGMAP,
+              { namespace: 'default', name: 'settings' },
+              { type: 'merge', body: { data: { owner: 'after restart' } } },
+            );
+          },
+          { engaged: [member('alpha'), member('beta'), member('gamma')] },
+        );
       });
 
       test('a deleted Secret disengages its member', async () => {
