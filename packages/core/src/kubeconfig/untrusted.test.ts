@@ -143,6 +143,29 @@ describe('connectionFingerprint', () => {
     expect(fp(base)).not.toBe(fp(rotated));
     expect(fp(base)).not.toContain('s3cr3t');
   });
+
+  test('is the same whatever the context, cluster and user entries are called', () => {
+    const renamed = `apiVersion: v1
+kind: Config
+current-context: other
+contexts:
+- name: other
+  context: {cluster: c2, user: u2, namespace: team-a}
+clusters:
+- name: c2
+  cluster:
+${inlineCluster}
+users:
+- name: u2
+  user:
+${tokenUser}
+`;
+    const fp = (text: string) => connectionFingerprint(loadUntrustedKubeconfig(text));
+    expect(loadUntrustedKubeconfig(renamed).getCurrentCluster()?.name).toBe('c2');
+    expect(loadUntrustedKubeconfig(renamed).getCurrentUser()?.name).toBe('u2');
+    expect(fp(renamed)).toBe(fp(kubeconfig(inlineCluster, tokenUser)));
+    expect(fp(renamed.replace('namespace: team-a', 'namespace: team-b'))).not.toBe(fp(renamed));
+  });
 });
 
 describe('listKubeconfigContexts', () => {

@@ -257,15 +257,19 @@ function checkUser(
 }
 
 /**
- * A digest of what a KubeConfig connects to and as whom (current context's server, TLS settings and credentials).
- * Providers compare fingerprints to decide whether a changed kubeconfig needs a new cluster; the digest reveals
- * nothing about the credentials.
+ * A digest of what a KubeConfig connects to and as whom (current context's server, TLS settings and credentials, and
+ * its default namespace). The names of the context, cluster and user entries are not part of it: renaming them
+ * connects to nothing new. Providers compare fingerprints to decide whether a changed kubeconfig needs a new
+ * cluster; the digest reveals nothing about the credentials.
  */
 export function connectionFingerprint(kc: KubeConfig): string {
-  const cluster = kc.getCurrentCluster();
-  const user = kc.getCurrentUser();
+  const unnamed = <T extends { name?: string }>(entry: T | null | undefined) => {
+    if (!entry) return null;
+    const { name: _name, ...rest } = entry;
+    return rest;
+  };
   const context = kc.getContextObject(kc.getCurrentContext());
   return createHash('sha256')
-    .update(JSON.stringify([cluster, user, context?.namespace ?? null]))
+    .update(JSON.stringify([unnamed(kc.getCurrentCluster()), unnamed(kc.getCurrentUser()), context?.namespace ?? null]))
     .digest('hex');
 }

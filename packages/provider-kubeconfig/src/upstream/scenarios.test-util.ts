@@ -189,6 +189,14 @@ export function secretProviderCrossCheck(tier: string, startServers: StartServer
         );
       });
 
+      test('on purpose: a kubeconfig that changes but not the connection (a renamed context) is kept here; upstream engages anew', async () => {
+        await f.check.step(() => replaceSecret('alpha', { kubeconfig: kubeconfigOf('alpha', { contextName: 'renamed' }) }), {
+          engaged: [member('alpha'), member('beta'), member('gamma')],
+          reengaged: [],
+          goReengaged: ['alpha'],
+        });
+      });
+
       test('a deleted Secret disengages its member', async () => {
         await f.check.step(
           () =>
