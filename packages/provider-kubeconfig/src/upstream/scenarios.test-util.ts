@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from '@multicluster-runtime/core';
 import type { KubeconfigOptions, TokenUser } from '@multicluster-runtime/envtest';
-import { afterAll, beforeAll, describe, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Member } from '../../../../tools/test-setup/src/cross-check/harness.test-util.js';
 import { CrossCheck, adminClient, skipAfterFailure } from '../../../../tools/test-setup/src/cross-check/harness.test-util.js';
 import { Observation } from '../../../../tools/test-setup/src/cross-check/observation.test-util.js';
@@ -27,7 +27,7 @@ import {
   goMissing,
 } from '../../../../tools/test-setup/src/cross-check/upstream-providers.test-util.js';
 import { KubeconfigFileProvider } from '../file-provider.js';
-import { kubeconfigDoc } from '../fleet.test-util.js';
+import { kubeconfigDoc, markerPlugin } from '../fleet.test-util.js';
 import { DEFAULT_KUBECONFIG_SECRET_LABEL, KubeconfigSecretProvider } from '../secret-provider.js';
 
 /** An API server of either tier, as the scenarios use it. */
@@ -74,6 +74,7 @@ function crossCheckFixture(startServers: StartServers) {
     tsObs: new Observation('ts'),
     check: undefined as unknown as CrossCheck,
     host: new KubeConfig(),
+    secretProvider: undefined as KubeconfigSecretProvider | undefined,
     stopServers: async () => {},
   };
   f.check = new CrossCheck(f.goObs, f.tsObs, SETTLE_MS, { go: () => f.go?.logTail(60) ?? '', ts: () => f.ts?.logTail(40) ?? '' });
@@ -138,7 +139,11 @@ export function secretProviderCrossCheck(tier: string, startServers: StartServer
             const hostFile = join(await tmpRoot(), 'host.kubeconfig');
             await writeFile(hostFile, f.servers[0].kubeconfig(), { mode: 0o600 });
             f.go = UpstreamProviders.start(f.bin, ['--kubeconfig', hostFile, '--provider', 'kubeconfig', '--namespace', NS], f.goObs);
-            f.ts = await startTsSide(f.host, (logger) => new KubeconfigSecretProvider({ namespace: NS, logger }), f.tsObs);
+            f.ts = await startTsSide(
+              f.host,
+              (logger) => (f.secretProvider = new KubeconfigSecretProvider({ namespace: NS, logger })),
+              f.tsObs,
+            );
           },
           { engaged: [member('alpha'), member('beta')] },
         );
@@ -227,6 +232,30 @@ export function secretProviderCrossCheck(tier: string, startServers: StartServer
           engaged: [member('gamma')],
           goEngaged: [member('beta'), member('gamma')],
         });
+      });
+
+      test('on purpose: a kubeconfig with an exec credential plugin is refused here; upstream runs the plugin and engages', async () => {
+        const plugin = markerPlugin(await tmpRoot(), 'hostile');
+        const doc = kubeconfigDoc(f.servers[target.alpha]);
+        doc['users'][0]['user'] = {
+          exec: { apiVersion: 'client.authentication.k8s.io/v1', command: plugin.command, interactiveMode: 'Never' },
+        };
+        // The plugin answers with this token, which the server accepts: upstream gets a working cluster out of it.
+        for (const server of f.servers) server.addToken('from-exec', { username: 'exec-user', groups: ['system:masters'] });
+        const hostile: Member = { name: 'hostile', client: f.clients[target.alpha]!.client };
+        await f.check.step(
+          async () => {
+            await hostClient().create({
+              ...SECRET,
+              metadata: { name: 'hostile', namespace: NS, labels: { [DEFAULT_KUBECONFIG_SECRET_LABEL]: 'true' } },
+              data: { kubeconfig: b64(JSON.stringify(doc)) },
+            });
+          },
+          { engaged: [member('gamma')], goEngaged: [member('beta'), member('gamma'), hostile] },
+        );
+        // Only upstream can have run it: this package's provider refused the kubeconfig before connecting.
+        expect(plugin.ran()).toBe(true);
+        expect(f.secretProvider?.status('hostile')).toMatchObject({ state: 'rejected' });
       });
     },
   );
