@@ -384,6 +384,20 @@ export function fileProviderCrossCheck(tier: string, startServers: StartServers)
       test('the file is whole again: upstream engages anew; here nothing had changed', async () => {
         await f.check.step(() => put('b.kubeconfig', kubeconfigFile([['two', 2]])), { engaged: [a1(), b2()] });
       });
+
+      test('on purpose: a file whose kubeconfig has an exec credential plugin is refused here; upstream runs the plugin', async () => {
+        const plugin = markerPlugin(await tmpRoot(), 'hostile-file');
+        const doc = kubeconfigDoc(f.servers[1], { contextName: 'five' });
+        doc['users'][0]['user'] = {
+          exec: { apiVersion: 'client.authentication.k8s.io/v1', command: plugin.command, interactiveMode: 'Never' },
+        };
+        for (const server of f.servers) server.addToken('from-exec', { username: 'exec-user', groups: ['system:masters'] });
+        await f.check.step(() => put('h.kubeconfig', JSON.stringify(doc)), {
+          engaged: [a1(), b2()],
+          goEngaged: [a1(), b2(), member('h.kubeconfig', 'five', 1)],
+        });
+        expect(plugin.ran()).toBe(true);
+      });
     },
   );
 }
