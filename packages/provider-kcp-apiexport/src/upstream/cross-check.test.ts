@@ -14,9 +14,7 @@ import type { ApiClient } from '@multicluster-runtime/core/client';
 import type { KcpServer, KcpWorkspace } from '@multicluster-runtime/envtest/kcp';
 import { startKcpServer } from '@multicluster-runtime/envtest/kcp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CrossCheck, adminClient, skipAfterFailure } from '../../../../tools/test-setup/src/cross-check/harness.test-util.js';
-import { Observation } from '../../../../tools/test-setup/src/cross-check/observation.test-util.js';
-import type { TsSide } from '../../../../tools/test-setup/src/cross-check/ts-side.test-util.js';
+import { adminClient, crossCheckSides } from '../../../../tools/test-setup/src/cross-check/harness.test-util.js';
 import { startTsSide } from '../../../../tools/test-setup/src/cross-check/ts-side.test-util.js';
 import {
   UpstreamProviders,
@@ -67,13 +65,10 @@ describe.skipIf(missing !== undefined)(
     let providerWs: KcpWorkspace;
     const ws: Record<string, KcpWorkspace> = {};
     const clients = new Map<string, ReturnType<typeof adminClient>>();
-    const goObs = new Observation('go');
-    const tsObs = new Observation('ts');
-    let go: UpstreamProviders | undefined;
-    let ts: TsSide | undefined;
+    const sides = crossCheckSides(SETTLE_MS);
+    const { goObs, tsObs, check } = sides;
     let tmp: string | undefined;
     let startBoth: () => Promise<void>;
-    const check = new CrossCheck(goObs, tsObs, SETTLE_MS, { go: () => go?.logTail(60) ?? '', ts: () => ts?.logTail(40) ?? '' });
 
     beforeAll(async () => {
       // A cold Go build cache compiles client-go, controller-runtime and the kcp SDK: minutes. .ci/run builds first.
@@ -97,17 +92,19 @@ describe.skipIf(missing !== undefined)(
       const kubeconfig = join(tmp, 'provider.kubeconfig');
       await writeFile(kubeconfig, kcp.kubeconfig(providerWs), { mode: 0o600 });
       startBoth = async () => {
-        go = UpstreamProviders.start(bin, ['--kubeconfig', kubeconfig, '--provider', 'apiexport', '--name', EXPORT], goObs);
+        sides.go = UpstreamProviders.start(bin, ['--kubeconfig', kubeconfig, '--provider', 'apiexport', '--name', EXPORT], goObs);
         const exportConfig = new KubeConfig();
         exportConfig.loadFromString(kcp.kubeconfig(providerWs));
-        ts = await startTsSide(exportConfig, (logger) => new ApiExportProvider({ endpointSliceName: EXPORT, exportConfig, logger }), tsObs);
+        sides.ts = await startTsSide(
+          exportConfig,
+          (logger) => new ApiExportProvider({ endpointSliceName: EXPORT, exportConfig, logger }),
+          tsObs,
+        );
       };
     }, 30 * 60_000);
 
-    skipAfterFailure();
-
     afterAll(async () => {
-      await Promise.all([go?.stop(), ts?.stop()]);
+      await sides.stop();
       for (const c of clients.values()) await c.close();
       await kcp?.close();
       if (tmp) await rm(tmp, { recursive: true, force: true });

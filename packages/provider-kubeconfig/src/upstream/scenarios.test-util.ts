@@ -17,9 +17,7 @@ import type { KubeObject } from '@multicluster-runtime/core';
 import type { KubeconfigOptions, TokenUser } from '@multicluster-runtime/envtest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Member } from '../../../../tools/test-setup/src/cross-check/harness.test-util.js';
-import { CrossCheck, adminClient, skipAfterFailure } from '../../../../tools/test-setup/src/cross-check/harness.test-util.js';
-import { Observation } from '../../../../tools/test-setup/src/cross-check/observation.test-util.js';
-import type { TsSide } from '../../../../tools/test-setup/src/cross-check/ts-side.test-util.js';
+import { adminClient, crossCheckSides } from '../../../../tools/test-setup/src/cross-check/harness.test-util.js';
 import { startTsSide } from '../../../../tools/test-setup/src/cross-check/ts-side.test-util.js';
 import {
   UpstreamProviders,
@@ -68,16 +66,11 @@ function crossCheckFixture(startServers: StartServers) {
     servers: [] as unknown as [FleetServer, FleetServer, FleetServer],
     clients: [] as ReturnType<typeof adminClient>[],
     bin: '',
-    go: undefined as UpstreamProviders | undefined,
-    ts: undefined as TsSide | undefined,
-    goObs: new Observation('go'),
-    tsObs: new Observation('ts'),
-    check: undefined as unknown as CrossCheck,
+    sides: crossCheckSides(SETTLE_MS),
     host: new KubeConfig(),
     secretProvider: undefined as KubeconfigSecretProvider | undefined,
     stopServers: async () => {},
   };
-  f.check = new CrossCheck(f.goObs, f.tsObs, SETTLE_MS, { go: () => f.go?.logTail(60) ?? '', ts: () => f.ts?.logTail(40) ?? '' });
 
   beforeAll(async () => {
     // A cold Go build cache compiles client-go and controller-runtime: minutes. .ci/run builds first.
@@ -91,9 +84,8 @@ function crossCheckFixture(startServers: StartServers) {
     await Promise.all(f.clients.map((c, i) => c.client.create(configMap('settings', { server: String(i) }))));
   }, 30 * 60_000);
 
-  skipAfterFailure();
   afterAll(async () => {
-    await Promise.all([f.go?.stop(), f.ts?.stop()]);
+    await f.sides.stop();
     for (const c of f.clients) await c.close();
     await f.stopServers();
   }, 60_000);
@@ -129,7 +121,7 @@ export function secretProviderCrossCheck(tier: string, startServers: StartServer
       const kubeconfigOf = (name: Name, options?: KubeconfigOptions) => f.servers[target[name]].kubeconfig(options);
 
       test('both engage the members of the labelled Secrets present at start', async () => {
-        await f.check.step(
+        await f.sides.check.step(
           async () => {
             await hostClient().create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
             await hostClient().create(secret('alpha', { kubeconfig: kubeconfigOf('alpha') }));
@@ -138,11 +130,15 @@ export function secretProviderCrossCheck(tier: string, startServers: StartServer
             await hostClient().create(secret('gamma', { kubeconfig: kubeconfigOf('gamma') }, false));
             const hostFile = join(await tmpRoot(), 'host.kubeconfig');
             await writeFile(hostFile, f.servers[0].kubeconfig(), { mode: 0o600 });
-            f.go = UpstreamProviders.start(f.bin, ['--kubeconfig', hostFile, '--provider', 'kubeconfig', '--namespace', NS], f.goObs);
-            f.ts = await startTsSide(
+            f.sides.go = UpstreamProviders.start(
+              f.bin,
+              ['--kubeconfig', hostFile, '--provider', 'kubeconfig', '--namespace', NS],
+              f.sides.goObs,
+            );
+            f.sides.ts = await startTsSide(
               f.host,
               (logger) => (f.secretProvider = new KubeconfigSecretProvider({ namespace: NS, logger })),
-              f.tsObs,
+              f.sides.tsObs,
             );
           },
           { engaged: [member('alpha'), member('beta')] },
@@ -150,13 +146,13 @@ export function secretProviderCrossCheck(tier: string, startServers: StartServer
       });
 
       test('a Secret that gets the label engages its member', async () => {
-        await f.check.step(() => replaceSecret('gamma', { kubeconfig: kubeconfigOf('gamma') }), {
+        await f.sides.check.step(() => replaceSecret('gamma', { kubeconfig: kubeconfigOf('gamma') }), {
           engaged: [member('alpha'), member('beta'), member('gamma')],
         });
       });
 
       test('objects that change are reconciled at their new state by both', async () => {
-        await f.check.step(
+        await f.sides.check.step(
           async () => {
             await member('alpha').client.patch(
               CONFIGMAP,
@@ -171,7 +167,7 @@ export function secretProviderCrossCheck(tier: string, startServers: StartServer
       });
 
       test('a rotated kubeconfig (a token instead of the certificate) engages its member anew', async () => {
-        await f.check.step(() => replaceSecret('beta', { kubeconfig: kubeconfigOf('beta', { user: { token: ROTATED_TOKEN } }) }), {
+        await f.sides.check.step(() => replaceSecret('beta', { kubeconfig: kubeconfigOf('beta', { user: { token: ROTATED_TOKEN } }) }), {
           engaged: [member('alpha'), member('beta'), member('gamma')],
           reengaged: ['beta'],
         });
@@ -180,7 +176,7 @@ export function secretProviderCrossCheck(tier: string, startServers: StartServer
       test('a member whose API server restarts stays engaged with both, and a change right after is reconciled by both', async (t) => {
         const server = f.servers[target.alpha];
         if (!server.stop || !server.restart) return t.skip('this tier cannot restart a server in place');
-        await f.check.step(
+        await f.sides.check.step(
           async () => {
             await server.stop!();
             await server.restart!();
@@ -195,7 +191,7 @@ export function secretProviderCrossCheck(tier: string, startServers: StartServer
       });
 
       test('on purpose: a kubeconfig that changes but not the connection (a renamed context) is kept here; upstream engages anew', async () => {
-        await f.check.step(() => replaceSecret('alpha', { kubeconfig: kubeconfigOf('alpha', { contextName: 'renamed' }) }), {
+        await f.sides.check.step(() => replaceSecret('alpha', { kubeconfig: kubeconfigOf('alpha', { contextName: 'renamed' }) }), {
           engaged: [member('alpha'), member('beta'), member('gamma')],
           reengaged: [],
           goReengaged: ['alpha'],
@@ -203,7 +199,7 @@ export function secretProviderCrossCheck(tier: string, startServers: StartServer
       });
 
       test('a deleted Secret disengages its member', async () => {
-        await f.check.step(
+        await f.sides.check.step(
           () =>
             hostClient()
               .delete(SECRET, { namespace: NS, name: 'alpha' })
@@ -215,23 +211,26 @@ export function secretProviderCrossCheck(tier: string, startServers: StartServer
       });
 
       test('on purpose: a Secret that loses its kubeconfig key disengages here; upstream keeps the old connection', async () => {
-        await f.check.step(() => replaceSecret('gamma', { other: 'no kubeconfig here' }), {
+        await f.sides.check.step(() => replaceSecret('gamma', { other: 'no kubeconfig here' }), {
           engaged: [member('beta')],
           goEngaged: [member('beta'), member('gamma')],
         });
       });
 
       test('the key comes back: engaged here again; upstream never let go', async () => {
-        await f.check.step(() => replaceSecret('gamma', { kubeconfig: kubeconfigOf('gamma') }), {
+        await f.sides.check.step(() => replaceSecret('gamma', { kubeconfig: kubeconfigOf('gamma') }), {
           engaged: [member('beta'), member('gamma')],
         });
       });
 
       test('on purpose: a Secret that loses its label disengages here; upstream keeps it (its predicate drops the update)', async () => {
-        await f.check.step(() => replaceSecret('beta', { kubeconfig: kubeconfigOf('beta', { user: { token: ROTATED_TOKEN } }) }, false), {
-          engaged: [member('gamma')],
-          goEngaged: [member('beta'), member('gamma')],
-        });
+        await f.sides.check.step(
+          () => replaceSecret('beta', { kubeconfig: kubeconfigOf('beta', { user: { token: ROTATED_TOKEN } }) }, false),
+          {
+            engaged: [member('gamma')],
+            goEngaged: [member('beta'), member('gamma')],
+          },
+        );
       });
 
       test('on purpose: a kubeconfig with an exec credential plugin is refused here; upstream runs the plugin and engages', async () => {
@@ -243,7 +242,7 @@ export function secretProviderCrossCheck(tier: string, startServers: StartServer
         // The plugin answers with this token, which the server accepts: upstream gets a working cluster out of it.
         for (const server of f.servers) server.addToken('from-exec', { username: 'exec-user', groups: ['system:masters'] });
         const hostile: Member = { name: 'hostile', client: f.clients[target.alpha]!.client };
-        await f.check.step(
+        await f.sides.check.step(
           async () => {
             await hostClient().create({
               ...SECRET,
@@ -315,7 +314,7 @@ export function fileProviderCrossCheck(tier: string, startServers: StartServers)
       const c1 = () => member('c.kubeconfig', 'four', 1);
 
       test('both engage every context of the files present at start', async () => {
-        await f.check.step(
+        await f.sides.check.step(
           async () => {
             await put('a.kubeconfig', kubeconfigFile([['one', 1]]));
             await put(
@@ -327,19 +326,19 @@ export function fileProviderCrossCheck(tier: string, startServers: StartServers)
             );
             const hostFile = join(await tmpRoot(), 'host.kubeconfig');
             await writeFile(hostFile, f.servers[0].kubeconfig(), { mode: 0o600 });
-            f.go = UpstreamProviders.start(f.bin, ['--kubeconfig', hostFile, '--provider', 'file', '--dirs', dir], f.goObs);
-            f.ts = await startTsSide(f.host, (logger) => new KubeconfigFileProvider({ paths: [dir], logger }), f.tsObs);
+            f.sides.go = UpstreamProviders.start(f.bin, ['--kubeconfig', hostFile, '--provider', 'file', '--dirs', dir], f.sides.goObs);
+            f.sides.ts = await startTsSide(f.host, (logger) => new KubeconfigFileProvider({ paths: [dir], logger }), f.sides.tsObs);
           },
           { engaged: [a1(), b2(), b0()] },
         );
       });
 
       test('a new file engages its contexts', async () => {
-        await f.check.step(() => put('c.kubeconfig', kubeconfigFile([['four', 1]])), { engaged: [a1(), b2(), b0(), c1()] });
+        await f.sides.check.step(() => put('c.kubeconfig', kubeconfigFile([['four', 1]])), { engaged: [a1(), b2(), b0(), c1()] });
       });
 
       test('objects that change are reconciled at their new state by both', async () => {
-        await f.check.step(
+        await f.sides.check.step(
           async () => {
             await f.clients[1]!.client.patch(
               CONFIGMAP,
@@ -357,7 +356,7 @@ export function fileProviderCrossCheck(tier: string, startServers: StartServers)
       // *by name*: replacing a cluster stops the old one, whose goroutine then removes the replacement. So a rotated
       // kubeconfig file leaves its member disengaged until the next change in the folder re-adds it.
       test('on purpose: a rotated kubeconfig engages its context anew here; upstream loses the member', async () => {
-        await f.check.step(() => put('a.kubeconfig', kubeconfigFile([['one', 1, { user: { token: ROTATED_TOKEN } }]])), {
+        await f.sides.check.step(() => put('a.kubeconfig', kubeconfigFile([['one', 1, { user: { token: ROTATED_TOKEN } }]])), {
           engaged: [a1(), b2(), b0(), c1()],
           reengaged: [a1().name],
           goEngaged: [b2(), b0(), c1()],
@@ -367,22 +366,22 @@ export function fileProviderCrossCheck(tier: string, startServers: StartServers)
       });
 
       test("a context removed from its file disengages; the file's other context stays (upstream re-adds the lost member)", async () => {
-        await f.check.step(() => put('b.kubeconfig', kubeconfigFile([['two', 2]])), { engaged: [a1(), b2(), c1()] });
+        await f.sides.check.step(() => put('b.kubeconfig', kubeconfigFile([['two', 2]])), { engaged: [a1(), b2(), c1()] });
       });
 
       test('a deleted file disengages its contexts', async () => {
-        await f.check.step(() => unlink(join(dir, 'c.kubeconfig')), { engaged: [a1(), b2()] });
+        await f.sides.check.step(() => unlink(join(dir, 'c.kubeconfig')), { engaged: [a1(), b2()] });
       });
 
       test('on purpose: a file that cannot be read keeps its members engaged here; upstream drops them', async () => {
-        await f.check.step(() => put('b.kubeconfig', 'clusters: [this is not a kubeconfig'), {
+        await f.sides.check.step(() => put('b.kubeconfig', 'clusters: [this is not a kubeconfig'), {
           engaged: [a1(), b2()],
           goEngaged: [a1()],
         });
       });
 
       test('the file is whole again: upstream engages anew; here nothing had changed', async () => {
-        await f.check.step(() => put('b.kubeconfig', kubeconfigFile([['two', 2]])), { engaged: [a1(), b2()] });
+        await f.sides.check.step(() => put('b.kubeconfig', kubeconfigFile([['two', 2]])), { engaged: [a1(), b2()] });
       });
 
       test('on purpose: a file whose kubeconfig has an exec credential plugin is refused here; upstream runs the plugin', async () => {
@@ -392,7 +391,7 @@ export function fileProviderCrossCheck(tier: string, startServers: StartServers)
           exec: { apiVersion: 'client.authentication.k8s.io/v1', command: plugin.command, interactiveMode: 'Never' },
         };
         for (const server of f.servers) server.addToken('from-exec', { username: 'exec-user', groups: ['system:masters'] });
-        await f.check.step(() => put('h.kubeconfig', JSON.stringify(doc)), {
+        await f.sides.check.step(() => put('h.kubeconfig', JSON.stringify(doc)), {
           engaged: [a1(), b2()],
           goEngaged: [a1(), b2(), member('h.kubeconfig', 'five', 1)],
         });

@@ -18,9 +18,7 @@ import { KubeconfigFileProvider } from '@multicluster-runtime/provider-kubeconfi
 import { NamespaceProvider } from '@multicluster-runtime/provider-namespace';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Member } from '../../../../tools/test-setup/src/cross-check/harness.test-util.js';
-import { CrossCheck, adminClient, skipAfterFailure } from '../../../../tools/test-setup/src/cross-check/harness.test-util.js';
-import { Observation } from '../../../../tools/test-setup/src/cross-check/observation.test-util.js';
-import type { TsSide } from '../../../../tools/test-setup/src/cross-check/ts-side.test-util.js';
+import { adminClient, crossCheckSides } from '../../../../tools/test-setup/src/cross-check/harness.test-util.js';
 import { startTsSide } from '../../../../tools/test-setup/src/cross-check/ts-side.test-util.js';
 import {
   UpstreamProviders,
@@ -51,11 +49,8 @@ export function multiProviderCrossCheck(tier: string, startServers: StartServers
       : `upstream's multi provider and MultiProvider see the same fleet (${tier})`,
     { timeout: 2 * SETTLE_MS + 30_000 },
     () => {
-      const goObs = new Observation('go');
-      const tsObs = new Observation('ts');
-      let go: UpstreamProviders | undefined;
-      let ts: TsSide | undefined;
-      const check = new CrossCheck(goObs, tsObs, SETTLE_MS, { go: () => go?.logTail(60) ?? '', ts: () => ts?.logTail(40) ?? '' });
+      const sides = crossCheckSides(SETTLE_MS);
+      const { check } = sides;
       let servers: [FleetServer, FleetServer];
       let stopServers = async () => {};
       let clients: ReturnType<typeof adminClient>[] = [];
@@ -72,9 +67,8 @@ export function multiProviderCrossCheck(tier: string, startServers: StartServers
         stopServers = started.stop;
         clients = servers.map((s) => adminClient(s.kubeconfig()));
       }, 30 * 60_000);
-      skipAfterFailure();
       afterAll(async () => {
-        await Promise.all([go?.stop(), ts?.stop()]);
+        await sides.stop();
         for (const c of clients) await c.close();
         await stopServers();
         for (const d of [dir, staging]) if (d) await rm(d, { recursive: true, force: true });
@@ -110,10 +104,10 @@ export function multiProviderCrossCheck(tier: string, startServers: StartServers
           async () => {
             const hostFile = join(staging, 'host.kubeconfig');
             await writeFile(hostFile, servers[0].kubeconfig(), { mode: 0o600 });
-            go = UpstreamProviders.start(bin, ['--kubeconfig', hostFile, '--provider', 'multi', '--dirs', dir], goObs);
+            sides.go = UpstreamProviders.start(bin, ['--kubeconfig', hostFile, '--provider', 'multi', '--dirs', dir], sides.goObs);
             const hostConfig = new KubeConfig();
             hostConfig.loadFromString(servers[0].kubeconfig());
-            ts = await startTsSide(
+            sides.ts = await startTsSide(
               hostConfig,
               async (logger) => {
                 const fleet = new MultiProvider({ logger });
@@ -121,7 +115,7 @@ export function multiProviderCrossCheck(tier: string, startServers: StartServers
                 await fleet.add('ns', new NamespaceProvider({ logger }));
                 return fleet;
               },
-              tsObs,
+              sides.tsObs,
             );
           },
           { engaged: [file('a.kubeconfig', 'one', 1), ...namespaces('team-a')] },

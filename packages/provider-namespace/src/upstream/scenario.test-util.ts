@@ -15,9 +15,7 @@ import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Member } from '../../../../tools/test-setup/src/cross-check/harness.test-util.js';
-import { CrossCheck, adminClient, skipAfterFailure } from '../../../../tools/test-setup/src/cross-check/harness.test-util.js';
-import { Observation } from '../../../../tools/test-setup/src/cross-check/observation.test-util.js';
-import type { TsSide } from '../../../../tools/test-setup/src/cross-check/ts-side.test-util.js';
+import { adminClient, crossCheckSides } from '../../../../tools/test-setup/src/cross-check/harness.test-util.js';
 import { startTsSide } from '../../../../tools/test-setup/src/cross-check/ts-side.test-util.js';
 import {
   UpstreamProviders,
@@ -43,11 +41,8 @@ export function namespaceProviderCrossCheck(tier: string, startServer: StartServ
       : `upstream's namespace provider and NamespaceProvider see the same fleet (${tier})`,
     { timeout: 2 * SETTLE_MS + 30_000 },
     () => {
-      const goObs = new Observation('go');
-      const tsObs = new Observation('ts');
-      let go: UpstreamProviders | undefined;
-      let ts: TsSide | undefined;
-      const check = new CrossCheck(goObs, tsObs, SETTLE_MS, { go: () => go?.logTail(60) ?? '', ts: () => ts?.logTail(40) ?? '' });
+      const sides = crossCheckSides(SETTLE_MS);
+      const { check } = sides;
       let server: Awaited<ReturnType<StartServer>>;
       let admin: ReturnType<typeof adminClient>;
       let bin = '';
@@ -62,9 +57,8 @@ export function namespaceProviderCrossCheck(tier: string, startServer: StartServ
         ]);
         admin = adminClient(server.kubeconfig);
       }, 30 * 60_000);
-      skipAfterFailure();
       afterAll(async () => {
-        await Promise.all([go?.stop(), ts?.stop()]);
+        await sides.stop();
         await admin?.close();
         await server?.stop();
         if (tmp) await rm(tmp, { recursive: true, force: true });
@@ -87,10 +81,10 @@ export function namespaceProviderCrossCheck(tier: string, startServer: StartServ
           async () => {
             const hostFile = join(tmp, 'host.kubeconfig');
             await writeFile(hostFile, server.kubeconfig, { mode: 0o600 });
-            go = UpstreamProviders.start(bin, ['--kubeconfig', hostFile, '--provider', 'namespace'], goObs);
+            sides.go = UpstreamProviders.start(bin, ['--kubeconfig', hostFile, '--provider', 'namespace'], sides.goObs);
             const host = new KubeConfig();
             host.loadFromString(server.kubeconfig);
-            ts = await startTsSide(host, (logger) => new NamespaceProvider({ logger }), tsObs);
+            sides.ts = await startTsSide(host, (logger) => new NamespaceProvider({ logger }), sides.tsObs);
           },
           { engaged: members('team-a', 'team-b') },
         );

@@ -14,7 +14,9 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { ApiClient, DiscoveryRESTMapper, Transport } from '@multicluster-runtime/core/client';
 import { isNotFound } from '@multicluster-runtime/core';
 import { afterEach, beforeEach, expect } from 'vitest';
-import { canonicalJson, type Observation, type Seen } from './observation.test-util.js';
+import { Observation, canonicalJson, type Seen } from './observation.test-util.js';
+import type { TsSide } from './ts-side.test-util.js';
+import type { UpstreamProviders } from './upstream-providers.test-util.js';
 
 const CONFIGMAP = { apiVersion: 'v1', kind: 'ConfigMap' };
 
@@ -41,6 +43,33 @@ export function skipAfterFailure(): void {
   afterEach((ctx) => {
     if (ctx.task.result?.state === 'fail') broken = true;
   });
+}
+
+/** The two sides of one cross-check and its step runner; `go` and `ts` are set when the scenario starts them. */
+export interface CrossCheckSides {
+  readonly goObs: Observation;
+  readonly tsObs: Observation;
+  readonly check: CrossCheck;
+  go: UpstreamProviders | undefined;
+  ts: TsSide | undefined;
+  /** Stops both sides (before the servers they watch go). */
+  stop(): Promise<void>;
+}
+
+/** Sets up a cross-check in the calling suite (its steps skipped after a failed one); `settleMs` as for CrossCheck. */
+export function crossCheckSides(settleMs: number): CrossCheckSides {
+  const goObs = new Observation('go');
+  const tsObs = new Observation('ts');
+  const sides: CrossCheckSides = {
+    goObs,
+    tsObs,
+    check: new CrossCheck(goObs, tsObs, settleMs, { go: () => sides.go?.logTail(60) ?? '', ts: () => sides.ts?.logTail(40) ?? '' }),
+    go: undefined,
+    ts: undefined,
+    stop: async () => void (await Promise.all([sides.go?.stop(), sides.ts?.stop()])),
+  };
+  skipAfterFailure();
+  return sides;
 }
 
 /** A client of the API server `kubeconfig` reaches, for a Member; `close` ends its connections. */
