@@ -1,0 +1,133 @@
+/**
+ * A scaffolded controller, built with its own tsconfig and run as a process the way `npm start` runs it (settings
+ * from the environment), finds its fleet through the provider the scaffold chose and reconciles a member, against
+ * envtest's in-memory servers: a fake Gardener garden whose Shoot is backed by a server of its own, and one cluster
+ * whose labelled namespaces are members. (The kubeconfig-Secrets project runs the same way on the real tier, under
+ * RBAC, in scaffold.real.test.ts.) Projects are written under the repository's node_modules/.cache, so the built
+ * project resolves @multicluster-runtime/* to the workspace's built packages.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeObject } from '@multicluster-runtime/core';
+import { ApiClient, DiscoveryRESTMapper, Transport } from '@multicluster-runtime/core/client';
+import { startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
+import { startGardenServer, type GardenServer } from '@multicluster-runtime/envtest/gardener';
+import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import type { ProviderId } from './providers.js';
+import { scaffold } from './scaffold.js';
+
+const run = promisify(execFile);
+const repoRoot = resolve(import.meta.dirname, '../../..');
+const CONFIGMAP = { apiVersion: 'v1', kind: 'ConfigMap' };
+let work: string;
+const cleanups: Array<() => Promise<void>> = [];
+
+beforeAll(() => {
+  mkdirSync(join(repoRoot, 'node_modules/.cache'), { recursive: true });
+  work = mkdtempSync(join(repoRoot, 'node_modules/.cache/create-controller-run-'));
+});
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+/** An admin client of an in-memory server, closed after the test. */
+function clientOf(server: Pick<ApiServer, 'kubeconfig'>): ApiClient {
+  const kc = new KubeConfig();
+  kc.loadFromString(server.kubeconfig());
+  const transport = Transport.forConfig(kc);
+  cleanups.push(() => transport.close());
+  return new ApiClient(transport, new DiscoveryRESTMapper(transport));
+}
+
+/** Scaffolds and builds `provider`'s project, then runs it with `env` until the test ends; its output explains failures. */
+async function startProject(provider: ProviderId, env: Record<string, string>): Promise<{ name: string; output: () => string }> {
+  const name = `ctl-${provider}`;
+  const dir = join(work, provider);
+  scaffold({ dir, name, provider });
+  await run(join(repoRoot, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.build.json'], { cwd: dir });
+  const child = spawn(process.execPath, ['dist/main.js'], {
+    cwd: dir,
+    env: { PATH: process.env['PATH'], METRICS_BIND_ADDRESS: '127.0.0.1:0', HEALTH_PROBE_BIND_ADDRESS: '127.0.0.1:0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  cleanups.push(async () => {
+    child.kill('SIGTERM');
+    expect(await exited, output).toBe(0);
+  });
+  return { name, output: () => output };
+}
+
+/** Labels a ConfigMap for the sample controller in `client`'s `namespace` and awaits its reply. */
+async function expectReply(client: ApiClient, namespace: string, name: string, cluster: string, output: () => string) {
+  await client.create({
+    ...CONFIGMAP,
+    metadata: { name: 'greeting', namespace, labels: { [`${name}.example.com/reply`]: 'true' } },
+    data: { hello: 'world' },
+  });
+  await expect
+    .poll(
+      async () => {
+        try {
+          return (await client.get<KubeObject & { data?: unknown }>(CONFIGMAP, { namespace, name: 'greeting-reply' })).data;
+        } catch {
+          return output().slice(-2000);
+        }
+      },
+      { timeout: 30_000 },
+    )
+    .toEqual({ cluster, keys: '1' });
+}
+
+/** A host for leader election and Events: an in-memory server with the controller's namespace. */
+async function startHost(namespace: string): Promise<{ server: ApiServer; kubeconfig: string }> {
+  const server = await startApiServer();
+  cleanups.push(() => server.close());
+  await clientOf(server).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
+  const kubeconfig = join(work, `${namespace}-host.kubeconfig`);
+  writeFileSync(kubeconfig, server.kubeconfig(), { mode: 0o600 });
+  return { server, kubeconfig };
+}
+
+test('the Gardener project engages a shoot of its project in a fake garden and reconciles in it', async () => {
+  const [host, garden, shoot]: [Awaited<ReturnType<typeof startHost>>, GardenServer, ApiServer] = await Promise.all([
+    startHost('ctl-gardener-system'),
+    startGardenServer(),
+    startApiServer(),
+  ]);
+  cleanups.push(
+    () => garden.close(),
+    () => shoot.close(),
+  );
+  await garden.fixtures.createShoot('dev', 'web', { server: shoot });
+  const gardenKubeconfig = join(work, 'garden.kubeconfig');
+  writeFileSync(gardenKubeconfig, garden.kubeconfig(), { mode: 0o600 });
+  const project = await startProject('gardener', {
+    KUBECONFIG: host.kubeconfig,
+    POD_NAMESPACE: 'ctl-gardener-system',
+    GARDEN_KUBECONFIG: gardenKubeconfig,
+    GARDEN_NAMESPACE: 'garden-dev',
+  });
+  const member = clientOf(shoot);
+  await member.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'apps' } });
+  await expectReply(member, 'apps', project.name, 'garden-dev/web', project.output);
+  // Through the shoot's adminkubeconfig subresource, not the garden's own credentials.
+  expect(garden.kubeconfigsIssued()).toBeGreaterThan(0);
+}, 180_000);
+
+test('the namespaces project engages the labelled namespaces of its cluster and reconciles in them', async () => {
+  const host = await startHost('ctl-namespaces-system');
+  const client = clientOf(host.server);
+  await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a', labels: { fleet: 'on' } } });
+  const project = await startProject('namespaces', { KUBECONFIG: host.kubeconfig, POD_NAMESPACE: 'ctl-namespaces-system' });
+  await expectReply(client, 'team-a', project.name, 'team-a', project.output);
+}, 180_000);
