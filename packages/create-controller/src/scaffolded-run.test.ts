@@ -1,8 +1,9 @@
 /**
  * A scaffolded controller, built with its own tsconfig and run as a process the way `npm start` runs it (settings
  * from the environment), finds its fleet through the provider the scaffold chose and reconciles a member, against
- * envtest's in-memory servers: a fake Gardener garden whose Shoot is backed by a server of its own, and one cluster
- * whose labelled namespaces are members. (The kubeconfig-Secrets project runs the same way on the real tier, under
+ * envtest's in-memory servers: a fake Gardener garden whose Shoot is backed by a server of its own, one cluster
+ * whose labelled namespaces are members, a folder of kubeconfig files, a fake kcp with a workspace bound to the
+ * project's APIExport, and a fake Milo with a ready Project. (The kubeconfig-Secrets project runs the same way on the real tier, under
  * RBAC, in scaffold.real.test.ts.) Projects are written under the repository's node_modules/.cache, so the built
  * project resolves @multicluster-runtime/* to the workspace's built packages.
  */
@@ -15,6 +16,8 @@ import type { KubeObject } from '@multicluster-runtime/core';
 import { ApiClient, DiscoveryRESTMapper, Transport } from '@multicluster-runtime/core/client';
 import { startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
 import { startGardenServer, type GardenServer } from '@multicluster-runtime/envtest/gardener';
+import { startKcpServer } from '@multicluster-runtime/envtest/kcp';
+import { startMiloServer } from '@multicluster-runtime/envtest/milo';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import type { ProviderId } from './providers.js';
 import { scaffold } from './scaffold.js';
@@ -130,4 +133,56 @@ test('the namespaces project engages the labelled namespaces of its cluster and 
   await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a', labels: { fleet: 'on' } } });
   const project = await startProject('namespaces', { KUBECONFIG: host.kubeconfig, POD_NAMESPACE: 'ctl-namespaces-system' });
   await expectReply(client, 'team-a', project.name, 'team-a', project.output);
+}, 180_000);
+
+test('the kubeconfig-files project engages the contexts of the files its glob matches and reconciles in them', async () => {
+  const [host, member] = await Promise.all([startHost('ctl-kubeconfig-files-system'), startApiServer()]);
+  cleanups.push(() => member.close());
+  const fleet = join(work, 'fleet');
+  mkdirSync(fleet, { recursive: true });
+  writeFileSync(join(fleet, 'one.kubeconfig'), member.kubeconfig({ contextName: 'one' }), { mode: 0o600 });
+  const project = await startProject('kubeconfig-files', {
+    KUBECONFIG: host.kubeconfig,
+    POD_NAMESPACE: 'ctl-kubeconfig-files-system',
+    FLEET_KUBECONFIGS: join(fleet, '*.kubeconfig'),
+  });
+  const client = clientOf(member);
+  await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'apps' } });
+  await expectReply(client, 'apps', project.name, `${join(fleet, 'one.kubeconfig')}+one`, project.output);
+}, 180_000);
+
+test('the kcp project engages a workspace bound to its APIExport and reconciles in it through the virtual workspace', async () => {
+  const [host, kcp] = await Promise.all([startHost('ctl-kcp-system'), startKcpServer()]);
+  cleanups.push(() => kcp.close());
+  const claims = [
+    { group: '', resource: 'configmaps' },
+    { group: 'events.k8s.io', resource: 'events' },
+  ];
+  const provider = await kcp.createWorkspace('root:provider');
+  await kcp.createExport(provider, { name: 'ctl-kcp', permissionClaims: claims });
+  const team = await kcp.createWorkspace('root:team');
+  await kcp.bind(team, { exportPath: 'root:provider', exportName: 'ctl-kcp', acceptClaims: claims });
+  const kcpKubeconfig = join(work, 'kcp.kubeconfig');
+  writeFileSync(kcpKubeconfig, kcp.kubeconfig(provider), { mode: 0o600 });
+  const project = await startProject('kcp', {
+    KUBECONFIG: host.kubeconfig,
+    POD_NAMESPACE: 'ctl-kcp-system',
+    KCP_KUBECONFIG: kcpKubeconfig,
+  });
+  const client = clientOf({ kubeconfig: () => kcp.kubeconfig(team) });
+  await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'apps' } });
+  await expectReply(client, 'apps', project.name, team.name, project.output);
+}, 180_000);
+
+test('the Milo project engages a ready Project and reconciles in its control plane', async () => {
+  const milo = await startMiloServer();
+  cleanups.push(() => milo.close());
+  await clientOf(milo).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ctl-milo-system' } });
+  await milo.fixtures.createProject('alpha', { ready: true });
+  const miloKubeconfig = join(work, 'milo.kubeconfig');
+  writeFileSync(miloKubeconfig, milo.kubeconfig(), { mode: 0o600 });
+  const project = await startProject('milo', { KUBECONFIG: miloKubeconfig, POD_NAMESPACE: 'ctl-milo-system' });
+  const client = clientOf({ kubeconfig: () => milo.projectKubeconfig('alpha') });
+  await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'apps' } });
+  await expectReply(client, 'apps', project.name, 'alpha', project.output);
 }, 180_000);
