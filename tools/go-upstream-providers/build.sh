@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Builds go-upstream-providers (upstream Go providers with a uniform controller: the kcp providers of
-# github.com/kcp-dev/multicluster-provider, the kubeconfig Secret and file providers of sigs.k8s.io/multicluster-runtime,
-# as pinned in go.mod) and prints the binary's path on the last line of stdout (everything else goes to stderr):
+# github.com/kcp-dev/multicluster-provider, the kubeconfig Secret, file, namespace and multi providers of
+# sigs.k8s.io/multicluster-runtime, as pinned in go.mod) and prints the binary's path on the last line of stdout
+# (everything else goes to stderr):
 #   bin="$(tools/go-upstream-providers/build.sh | tail -n1)"
+# `build.sh kind` builds go-upstream-kind-provider from the kind/ module instead: upstream's kind provider, which the
+# proxy serves only as v0.23.1, built on multicluster-runtime v0.23.1 (an API the other providers' v0.24.1 replaced).
 # A no-op when the binary was built from the same inputs; otherwise Go's build and module caches make a rebuild
 # cheap (a cold cache takes minutes: it compiles client-go, controller-runtime and the kcp SDK).
 # Environment: MCR_GO_UPSTREAM_PROVIDERS_DIR overrides the output folder; MCR_GO_UPSTREAM_PROVIDERS_FORCE=1 rebuilds
@@ -17,7 +20,11 @@
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-cd "$here"
+case "${1:-}" in
+  "") name=go-upstream-providers; cd "$here" ;;
+  kind) name=go-upstream-kind-provider; cd "$here/kind" ;;
+  *) echo "build.sh: unknown module ${1}; give none, or kind" >&2; exit 2 ;;
+esac
 
 # Never silently download a different toolchain; never depend on a vendor folder; no VCS stamping. The kcp-dev
 # modules and multicluster-runtime's provider sub-modules (providers/file) are not in the checksum database, so they
@@ -32,12 +39,13 @@ command -v go >/dev/null || { echo "build.sh: go not found on PATH (Go >= 1.26 i
 version="$(awk '$1 == "sigs.k8s.io/multicluster-runtime" && $2 ~ /^v/ { print $2; exit }' go.mod)"
 [[ -n "$version" ]] || { echo "build.sh: cannot read the sigs.k8s.io/multicluster-runtime version from go.mod" >&2; exit 2; }
 
-out="${MCR_GO_UPSTREAM_PROVIDERS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/multicluster-runtime/go-upstream-providers/$version}"
+out="${MCR_GO_UPSTREAM_PROVIDERS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/multicluster-runtime/$name/$version}"
 mkdir -p "$out"
-bin="$out/go-upstream-providers"
+bin="$out/$name"
 
-# The stamp names every input of the build; equal stamp + present binary = nothing to do.
-stamp="$( { go version; go env GOOS GOARCH CGO_ENABLED; cat go.mod go.sum build.sh; find . -name '*.go' -type f | LC_ALL=C sort | xargs cat; } | sha256sum | cut -d' ' -f1)"
+# The stamp names every input of the build (the kind/ module is not one of the main module's); equal stamp + present
+# binary = nothing to do.
+stamp="$( { go version; go env GOOS GOARCH CGO_ENABLED; cat go.mod go.sum "$here/build.sh"; find . -path ./kind -prune -o -name '*.go' -type f -print | LC_ALL=C sort | xargs cat; } | sha256sum | cut -d' ' -f1)"
 
 up_to_date() {
   [[ -x "$bin" && -f "$out/.stamp" && "$(cat "$out/.stamp")" == "$stamp" ]]
@@ -59,11 +67,11 @@ tmp="$(mktemp -d "$out/.build.XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
 
 t0=$SECONDS
-echo "build.sh: building go-upstream-providers on multicluster-runtime $version into $out" >&2
-go build -trimpath -ldflags "-s -w" -o "$tmp/go-upstream-providers" . >&2
+echo "build.sh: building $name on multicluster-runtime $version into $out" >&2
+go build -trimpath -ldflags "-s -w" -o "$tmp/$name" . >&2
 
 # Rename into place so a reader never sees a half-written binary; the stamp goes last.
-mv -f "$tmp/go-upstream-providers" "$bin"
+mv -f "$tmp/$name" "$bin"
 echo "$stamp" > "$out/.stamp"
 echo "build.sh: built in $((SECONDS - t0))s" >&2
 echo "$bin"

@@ -24,10 +24,13 @@ export async function goMissing(): Promise<string | undefined> {
   }
 }
 
-/** Builds (or finds current) the Go program; a cold Go build cache takes minutes, a warm one a second. */
-export async function buildUpstreamProviders(timeoutMs: number): Promise<string> {
+/**
+ * Builds (or finds current) the Go program, or with `module` 'kind' the kind provider's (a module of its own); a cold
+ * Go build cache takes minutes, a warm one a second.
+ */
+export async function buildUpstreamProviders(timeoutMs: number, module?: 'kind'): Promise<string> {
   try {
-    const { stdout } = await run(buildScript, [], { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 });
+    const { stdout } = await run(buildScript, module ? [module] : [], { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 });
     return stdout.trim().split('\n').pop()!;
   } catch (err) {
     const stderr = (err as { stderr?: string }).stderr?.trim().split('\n').slice(-10).join('\n');
@@ -75,9 +78,9 @@ export class UpstreamProviders {
     );
   }
 
-  /** Starts `bin` (from buildUpstreamProviders) with `args` (`--provider …` and its flags; see its main.go). */
-  static start(bin: string, args: string[], observation: Observation): UpstreamProviders {
-    const child = spawn(bin, ['-v=2', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  /** Starts `bin` (from buildUpstreamProviders) with `args` (`--provider …` and its flags; see its main.go) and more `env`. */
+  static start(bin: string, args: string[], observation: Observation, env?: Record<string, string>): UpstreamProviders {
+    const child = spawn(bin, ['-v=2', ...args], { stdio: ['pipe', 'pipe', 'pipe'], ...(env ? { env: { ...process.env, ...env } } : {}) });
     return new UpstreamProviders(child, observation);
   }
 
