@@ -3,7 +3,8 @@
  * from the environment), finds its fleet through the provider the scaffold chose and reconciles a member, against
  * envtest's in-memory servers: a fake Gardener garden whose Shoot is backed by a server of its own, one cluster
  * whose labelled namespaces are members, a folder of kubeconfig files, a fake kcp with a workspace bound to the
- * project's APIExport, and a fake Milo with a ready Project. (The kubeconfig-Secrets project runs the same way on the real tier, under
+ * project's APIExport, a fake Milo with a ready Project, and a management cluster with Cluster API's real Cluster CRD
+ * (fetched from the Go module; skipped without Go) and an initialized Cluster. (The kubeconfig-Secrets project runs the same way on the real tier, under
  * RBAC, in scaffold.real.test.ts.) Projects are written under the repository's node_modules/.cache, so the built
  * project resolves @multicluster-runtime/* to the workspace's built packages.
  */
@@ -18,7 +19,14 @@ import { startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
 import { startGardenServer, type GardenServer } from '@multicluster-runtime/envtest/gardener';
 import { startKcpServer } from '@multicluster-runtime/envtest/kcp';
 import { startMiloServer } from '@multicluster-runtime/envtest/milo';
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest';
+import {
+  capiCluster,
+  capiClusterCrd,
+  goMissing as capiGoMissing,
+  kubeconfigSecret,
+  markInitialized,
+} from '../../provider-capi/src/capi-fixtures.test-util.js';
 import type { ProviderId } from './providers.js';
 import { scaffold } from './scaffold.js';
 
@@ -186,3 +194,28 @@ test('the Milo project engages a ready Project and reconciles in its control pla
   await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'apps' } });
   await expectReply(client, 'apps', project.name, 'alpha', project.output);
 }, 180_000);
+
+const goMissing = await capiGoMissing();
+
+test.skipIf(goMissing !== undefined)(
+  goMissing
+    ? `the Cluster API project run skipped: ${goMissing}`
+    : 'the Cluster API project engages an initialized Cluster through its kubeconfig Secret and reconciles in it',
+  async () => {
+    const ns = 'ctl-capi-system';
+    const [host, workload] = await Promise.all([startHost(ns), startApiServer()]);
+    cleanups.push(() => workload.close());
+    const management = clientOf(host.server);
+    await management.create(await capiClusterCrd());
+    await vi.waitFor(() => management.list({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster' }), { timeout: 10_000 });
+    const cluster = capiCluster(ns, 'w1');
+    await management.create(cluster);
+    await markInitialized(management, cluster);
+    await management.create(kubeconfigSecret(ns, 'w1', workload.kubeconfig()));
+    const project = await startProject('capi', { KUBECONFIG: host.kubeconfig, POD_NAMESPACE: ns });
+    const client = clientOf(workload);
+    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'apps' } });
+    await expectReply(client, 'apps', project.name, `${ns}/w1`, project.output);
+  },
+  180_000,
+);
