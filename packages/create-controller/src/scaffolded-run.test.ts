@@ -4,7 +4,8 @@
  * envtest's in-memory servers: a fake Gardener garden whose Shoot is backed by a server of its own, one cluster
  * whose labelled namespaces are members, a folder of kubeconfig files, a fake kcp with a workspace bound to the
  * project's APIExport, a fake Milo with a ready Project, and a management cluster with Cluster API's real Cluster CRD
- * (fetched from the Go module; skipped without Go) and an initialized Cluster. (The kubeconfig-Secrets project runs the same way on the real tier, under
+ * (fetched from the Go module; skipped without Go) and an initialized Cluster, and an inventory hub with a healthy
+ * ClusterProfile reached through cluster-inventory-api's real secretreader plugin (built from the Go module). (The kubeconfig-Secrets project runs the same way on the real tier, under
  * RBAC, in scaffold.real.test.ts.) Projects are written under the repository's node_modules/.cache, so the built
  * project resolves @multicluster-runtime/* to the workspace's built packages.
  */
@@ -27,6 +28,15 @@ import {
   kubeconfigSecret,
   markInitialized,
 } from '../../provider-capi/src/capi-fixtures.test-util.js';
+import { execExtension } from '@multicluster-runtime/provider-cluster-inventory-api';
+import {
+  clusterEntry,
+  goMissing as inventoryMissing,
+  installClusterProfileCrd,
+  inventoryAssets,
+  putProfile,
+  secretreaderAccess,
+} from '../../provider-cluster-inventory-api/src/inventory-fixtures.test-util.js';
 import type { ProviderId } from './providers.js';
 import { scaffold } from './scaffold.js';
 
@@ -216,6 +226,46 @@ test.skipIf(goMissing !== undefined)(
     const client = clientOf(workload);
     await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'apps' } });
     await expectReply(client, 'apps', project.name, `${ns}/w1`, project.output);
+  },
+  180_000,
+);
+
+const inventoryGoMissing = await inventoryMissing();
+
+test.skipIf(inventoryGoMissing !== undefined)(
+  inventoryGoMissing
+    ? `the cluster-profiles project run skipped: ${inventoryGoMissing}`
+    : 'the cluster-profiles project engages a healthy ClusterProfile through the real secretreader plugin and reconciles in it',
+  async () => {
+    const ns = 'ctl-cluster-profiles-system';
+    const [assets, host, spoke] = await Promise.all([inventoryAssets(), startHost(ns), startApiServer()]);
+    cleanups.push(() => spoke.close());
+    const hub = clientOf(host.server);
+    await installClusterProfileCrd(hub, assets.clusterProfileCrd);
+    // The plugin reads the member's token from a Secret on the hub, in its kubeconfig context's namespace.
+    const hubForPlugin = join(work, 'hub-for-plugin.kubeconfig');
+    await host.server.writeKubeconfig(hubForPlugin, { namespace: ns });
+    spoke.addToken('spoke-token-3c9a', { username: 'inventory-consumer' });
+    await hub.create({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { namespace: ns, name: 'spoke-1' },
+      data: { token: Buffer.from('spoke-token-3c9a').toString('base64') },
+    });
+    await putProfile(hub, ns, 'spoke-1', {
+      accessProviders: [
+        {
+          name: 'secretreader',
+          cluster: clusterEntry(spoke.url, spoke.caPem, [{ name: execExtension, extension: { clusterName: 'spoke-1' } }]),
+        },
+      ],
+    });
+    const accessConfig = join(work, 'access-config.json');
+    writeFileSync(accessConfig, JSON.stringify(secretreaderAccess(assets.secretreader, hubForPlugin)));
+    const project = await startProject('cluster-profiles', { KUBECONFIG: host.kubeconfig, POD_NAMESPACE: ns, ACCESS_CONFIG: accessConfig });
+    const client = clientOf(spoke);
+    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'apps' } });
+    await expectReply(client, 'apps', project.name, `${ns}/spoke-1`, project.output);
   },
   180_000,
 );
