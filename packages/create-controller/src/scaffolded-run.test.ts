@@ -13,9 +13,9 @@ import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from '@multicluster-runtime/core';
-import { ApiClient, DiscoveryRESTMapper, Transport } from '@multicluster-runtime/core/client';
+import type { ApiClient } from '@multicluster-runtime/core/client';
+import { adminClient } from '../../../tools/test-setup/src/cross-check/harness.test-util.js';
 import { startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
 import { startGardenServer, type GardenServer } from '@multicluster-runtime/envtest/gardener';
 import { startKcpServer } from '@multicluster-runtime/envtest/kcp';
@@ -57,13 +57,11 @@ afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-/** An admin client of an in-memory server, closed after the test. */
+/** An admin client of a server (tools/test-setup's), closed after the test. */
 function clientOf(server: Pick<ApiServer, 'kubeconfig'>): ApiClient {
-  const kc = new KubeConfig();
-  kc.loadFromString(server.kubeconfig());
-  const transport = Transport.forConfig(kc);
-  cleanups.push(() => transport.close());
-  return new ApiClient(transport, new DiscoveryRESTMapper(transport));
+  const { client, close } = adminClient(server.kubeconfig());
+  cleanups.push(close);
+  return client;
 }
 
 /** Scaffolds and builds `provider`'s project, then runs it with `env` until the test ends; its output explains failures. */

@@ -69,6 +69,9 @@ export async function startTsSide(
     });
   const stop = new AbortController();
   const done = mgr.start(stop.signal);
+  // A manager that fails before stop() is asked for ends the observation (the step then says why) instead of being
+  // an unhandled rejection; stop() still rethrows it.
+  done.catch((err: unknown) => observation.fail(`the manager stopped: ${err instanceof Error ? err.message : String(err)}`));
   return {
     async stop() {
       stop.abort();

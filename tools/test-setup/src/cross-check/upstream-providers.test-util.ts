@@ -7,6 +7,7 @@ import { execFile, spawn } from 'node:child_process';
 import type { ChildProcessByStdio } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { Observation, Seen } from './observation.test-util.js';
@@ -63,6 +64,7 @@ export class UpstreamProviders {
   private constructor(
     private readonly child: ChildProcessByStdio<Writable, Readable, Readable>,
     private readonly observation: Observation,
+    program: string,
   ) {
     createInterface({ input: child.stdout }).on('line', (line) => this.onLine(line));
     createInterface({ input: child.stderr }).on('line', (line) => {
@@ -72,7 +74,7 @@ export class UpstreamProviders {
     this.exited = new Promise((resolve) =>
       child.once('exit', (code, signal) => {
         this.exitCode = code;
-        if (!this.stopping) observation.fail(`go-upstream-providers exited with ${code ?? signal}:\n${this.logTail(30)}`);
+        if (!this.stopping) observation.fail(`${program} exited with ${code ?? signal}:\n${this.logTail(30)}`);
         resolve(code);
       }),
     );
@@ -81,7 +83,7 @@ export class UpstreamProviders {
   /** Starts `bin` (from buildUpstreamProviders) with `args` (`--provider …` and its flags; see its main.go) and more `env`. */
   static start(bin: string, args: string[], observation: Observation, env?: Record<string, string>): UpstreamProviders {
     const child = spawn(bin, ['-v=2', ...args], { stdio: ['pipe', 'pipe', 'pipe'], ...(env ? { env: { ...process.env, ...env } } : {}) });
-    return new UpstreamProviders(child, observation);
+    return new UpstreamProviders(child, observation, basename(bin));
   }
 
   logTail(lines: number): string {

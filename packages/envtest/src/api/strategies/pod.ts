@@ -18,7 +18,10 @@ import { validatePodSpec } from './workloads.js';
 
 type Obj = Record<string, unknown>;
 
-/** The priority classes every cluster has (the real server creates them at start; this one answers for them). */
+/**
+ * The priority classes every cluster has: the server creates them once it serves (seed.ts; not in logical-cluster
+ * mode), and the Priority plugin answers for them where their objects are absent.
+ */
 const SYSTEM_PRIORITIES: Readonly<Record<string, number>> = {
   'system-node-critical': 2_000_001_000,
   'system-cluster-critical': 2_000_000_000,
