@@ -6,7 +6,7 @@
  */
 import type { IndexerFunc, KubeObject, Logger, ObjectKind } from '@multicluster-runtime/core';
 import type { Informer, InformerCacheOptions } from '@multicluster-runtime/core/cache';
-import { EventRouter, InformerCache } from '@multicluster-runtime/core/cache';
+import { EventRouter, fieldIndexName, InformerCache } from '@multicluster-runtime/core/cache';
 import { kindKey } from '@multicluster-runtime/core/object';
 import { CLUSTER_FIELD, clusterObjectKey, logicalClusterOf } from './annotations.js';
 
@@ -40,10 +40,16 @@ export class WildcardCache {
     }
   }
 
-  /** The router of a shared informer: events go to the handlers of the object's logical cluster. */
+  /**
+   * The router of a shared informer: events go to the handlers of the object's logical cluster; a cluster's reads use
+   * the cluster index (every informer a ScopedCache hands out has it: ensureClusterIndex comes first).
+   */
   router<T extends KubeObject>(informer: Informer<T>): EventRouter<T> {
     let router = this.routers.get(informer);
-    if (!router) this.routers.set(informer, (router = new EventRouter<KubeObject>(informer, logicalClusterOf, this.log, 'logicalCluster')));
+    if (!router) {
+      router = new EventRouter<KubeObject>(informer, logicalClusterOf, this.log, 'logicalCluster', fieldIndexName(CLUSTER_FIELD));
+      this.routers.set(informer, router);
+    }
     // One router per informer serves every type the informer's objects are read as.
     return router as unknown as EventRouter<T>;
   }

@@ -15,7 +15,7 @@ import type {
   ObjectList,
 } from '@multicluster-runtime/core';
 import type { Informer, InformerLease, InformerOptions, InformerReadOptions } from '@multicluster-runtime/core/cache';
-import { EventRouter, IndexConflictError, ScopedInformer } from '@multicluster-runtime/core/cache';
+import { EventRouter, IndexConflictError, NAMESPACE_INDEX, ScopedInformer } from '@multicluster-runtime/core/cache';
 import { kindKey, type KubeObjectLike } from '@multicluster-runtime/core/object';
 import { whenAborted } from '@multicluster-runtime/core/signal';
 import type { NamespaceScope } from './scope.js';
@@ -49,10 +49,11 @@ export class SharedCache {
     }
   }
 
-  /** The router of a host informer: events go to the handlers of the object's namespace. */
+  /** The router of a host informer: events go to the handlers of the object's namespace; reads use its namespace index. */
   router<T extends KubeObject>(informer: Informer<T>): EventRouter<T> {
     let router = this.routers.get(informer);
-    if (!router) this.routers.set(informer, (router = new EventRouter<KubeObject>(informer, namespaceOf, this.log, 'namespace')));
+    if (!router)
+      this.routers.set(informer, (router = new EventRouter<KubeObject>(informer, namespaceOf, this.log, 'namespace', NAMESPACE_INDEX)));
     // One router per informer serves every type the informer's objects are read as.
     return router as unknown as EventRouter<T>;
   }

@@ -18,14 +18,14 @@ export type {
   ResourceEventHandler,
 } from './types.js';
 export type { CacheReadOptions as InformerReadOptions, InformerCacheOptions } from './informer-cache.js';
-export { InformerCache } from './informer-cache.js';
+export { fieldIndexName, InformerCache } from './informer-cache.js';
 export { EventRouter, ScopedInformer } from './event-router.js';
 export type { CacheLimit, CacheLimits, StoreAccounting } from './budget.js';
 export { CacheBudget, CacheLimitExceededError } from './budget.js';
 export type { SharedInformerOptions } from './informer.js';
 export { SharedInformer } from './informer.js';
 export type { IndexFunc, StoreChange, StoreOptions } from './store.js';
-export { Store } from './store.js';
+export { NAMESPACE_INDEX, Store } from './store.js';
 export type { WatcherEvent, WatcherOptions, WatcherState } from './watcher.js';
 export { Watcher } from './watcher.js';
 export type { ListRequest, ListWatcher, RawWatchEvent, ServerReachability, WatchRequest } from './list-watcher.js';

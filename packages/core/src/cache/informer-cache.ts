@@ -91,7 +91,8 @@ interface Entry {
 }
 
 const BUILT_IN_FIELDS = new Set(['metadata.name', 'metadata.namespace']);
-const fieldIndexName = (field: string) => `field:${field}`;
+/** The informer index `indexField(kind, field, …)` registers: what `Informer.byIndex` reads the field's values from. */
+export const fieldIndexName = (field: string): string => `field:${field}`;
 
 export class InformerCache implements Cache {
   private readonly transport: CacheTransport;

@@ -71,6 +71,11 @@ export interface Informer<T extends KubeObject = KubeObject> {
   get(namespace: string, name: string): T | undefined;
   /** Every object in the store (frozen; copy to change). */
   list(): T[];
+  /**
+   * Objects whose index `name` holds `value`, in key order, where the informer keeps indexes (the cache's informers
+   * do: `namespace` always, and one per field registered with `indexField`). Throws RangeError for an unknown index.
+   */
+  byIndex?(name: string, value: string): T[];
 }
 
 /** A hold on a shared informer; the informer stops once every holder has released it. */
