@@ -17,6 +17,9 @@ export interface ApiGroupInfo {
 /** Every built-in: the ones with rules of their own first, then the rest of the version's discovery, served generically. */
 const BUILTINS: readonly ResourceType[] = [...BUILTIN_RESOURCES, ...GENERIC_BUILTIN_RESOURCES];
 
+/** The built-ins by storage resource (`resource.group`), the first of a name winning: what every request looks up. */
+const BUILTIN_BY_NAME: ReadonlyMap<string, ResourceType> = new Map([...BUILTINS].reverse().map((t) => [storageResource(t), t] as const));
+
 export class ResourceRegistry {
   private readonly custom = new Map<string, Map<string, ResourceType>>();
 
@@ -48,8 +51,21 @@ export class ResourceRegistry {
     return out;
   }
 
+  /** The resource a request names, if served in `cluster` (undefined: any cluster) at `version`. One lookup per request. */
   find(cluster: string | undefined, group: string, version: string, resource: string): ResourceType | undefined {
-    return this.all(cluster).find((t) => t.group === group && t.resource === resource && t.versions.includes(version));
+    const name = storageResource({ group, resource });
+    // A custom resource never shadows a built-in of the same name (as in all()).
+    const type = BUILTIN_BY_NAME.get(name) ?? this.findCustom(cluster, name);
+    return type?.versions.includes(version) ? type : undefined;
+  }
+
+  private findCustom(cluster: string | undefined, name: string): ResourceType | undefined {
+    if (cluster !== undefined) return this.custom.get(cluster)?.get(name);
+    for (const byName of this.custom.values()) {
+      const type = byName.get(name);
+      if (type) return type;
+    }
+    return undefined;
   }
 
   groups(cluster: string | undefined): ApiGroupInfo[] {

@@ -67,4 +67,9 @@ export class MountedRegistry extends ResourceRegistry {
     const resources = this.view.resources;
     return resources ? types.filter((t) => resources(t.group, t.resource)) : types;
   }
+
+  /** Looked up in what the view shows (the base registry's lookup would see past the mount). */
+  override find(cluster: string | undefined, group: string, version: string, resource: string): ResourceType | undefined {
+    return this.all(cluster).find((t) => t.group === group && t.resource === resource && t.versions.includes(version));
+  }
 }
