@@ -1,7 +1,7 @@
 //go:build tools
 
 // Package tools pins what build.sh builds from sigs.k8s.io/cluster-inventory-api: the secretreader credential
-// plugin's own packages, so `go mod tidy` keeps their dependencies in go.sum.
+// plugin's own packages, so `go mod tidy` keeps their dependencies in go.sum (access-check/ imports what it uses).
 package tools
 
 import (

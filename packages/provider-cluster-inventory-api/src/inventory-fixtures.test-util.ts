@@ -23,6 +23,8 @@ export interface InventoryAssets {
   readonly clusterProfileCrd: KubeObject;
   /** The real secretreader plugin binary. */
   readonly secretreader: string;
+  /** tools/cluster-inventory-api/access-check: upstream's pkg/access and client-go reaching profiles' clusters. */
+  readonly accessCheck: string;
 }
 
 /**
@@ -69,7 +71,7 @@ export async function inventoryAssets(timeoutMs = 300_000): Promise<InventoryAss
   const clusterProfileCrd = parseAllDocuments(text)
     .map((d) => d.toJS() as KubeObject | null)
     .find((o) => o?.kind === 'CustomResourceDefinition')!;
-  return { clusterProfileCrd, secretreader: join(dir, 'secretreader') };
+  return { clusterProfileCrd, secretreader: join(dir, 'secretreader'), accessCheck: join(dir, 'access-check') };
 }
 
 /** Creates the CRD and waits until ClusterProfiles are served (a CRD becomes Established asynchronously). */
