@@ -66,6 +66,27 @@ const GENERATION: Readonly<Record<string, Pick<ResourceType, 'tracksGeneration' 
   'scheduling.k8s.io/priorityclasses': { tracksGeneration: 'create-only' },
 };
 
+/** Kinds whose Go strategy allows create on update: a PUT to a missing name creates the object. */
+const CREATE_ON_UPDATE = new Set([
+  '/endpoints',
+  '/limitranges',
+  '/services',
+  'coordination.k8s.io/leasecandidates',
+  'node.k8s.io/runtimeclasses',
+  'rbac.authorization.k8s.io/clusterrolebindings',
+  'rbac.authorization.k8s.io/clusterroles',
+  'rbac.authorization.k8s.io/rolebindings',
+  'rbac.authorization.k8s.io/roles',
+]);
+
+/** Kinds whose names are validated as path segments (rbac's ValidateRBACName), so `system:…` names are valid. */
+const PATH_SEGMENT_NAMES = new Set([
+  'rbac.authorization.k8s.io/clusterrolebindings',
+  'rbac.authorization.k8s.io/clusterroles',
+  'rbac.authorization.k8s.io/rolebindings',
+  'rbac.authorization.k8s.io/roles',
+]);
+
 /** Listed by discovery but not stored objects, or served elsewhere in this server. */
 const NOT_STORED = new Set(['componentstatuses']);
 
@@ -101,9 +122,10 @@ function fromDiscovery(snapshot: DiscoverySnapshot, defined: ReadonlySet<string>
         custom: false,
         tracksGeneration: false,
         ...GENERATION[`${group}/${r.name}`],
-        allowCreateOnUpdate: false,
+        allowCreateOnUpdate: CREATE_ON_UPDATE.has(`${group}/${r.name}`),
         allowUnconditionalUpdate: true,
         returnDeletedObject: r.name === 'pods',
+        ...(PATH_SEGMENT_NAMES.has(`${group}/${r.name}`) ? { nameIsPathSegment: true } : {}),
         ...(STRATEGIES[`${group}/${r.name}`] ? { strategy: STRATEGIES[`${group}/${r.name}`] } : {}),
       });
     }

@@ -96,6 +96,8 @@ export interface ResourceType {
   readonly returnDeletedObject: boolean;
   /** Names must be DNS-1123 labels (Namespaces) instead of subdomains. */
   readonly nameIsLabel?: boolean;
+  /** Names need only be path segments, not subdomains (RBAC roles and bindings, e.g. `system:auth-delegator`). */
+  readonly nameIsPathSegment?: boolean;
   readonly strategy?: ResourceStrategy;
   /** Table columns after Name for built-ins (default: Age). */
   readonly tableColumns?: readonly TableColumn[];

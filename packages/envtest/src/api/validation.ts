@@ -3,8 +3,19 @@ import { dns1123LabelErrors, dns1123SubdomainErrors, isLabelValue, isQualifiedNa
 import type { FieldError } from './field-error.js';
 import { invalidValue, required } from './field-error.js';
 
-export function validateName(name: string, asLabel: boolean, field = 'metadata.name'): FieldError[] {
-  return (asLabel ? dns1123LabelErrors(name) : dns1123SubdomainErrors(name)).map((message) => invalidValue(field, name, message));
+/** Which rule a kind's names follow: DNS-1123 subdomain (most), label (Namespaces) or path segment (RBAC). */
+export type NameRule = 'subdomain' | 'label' | 'pathSegment';
+
+export function validateName(name: string, rule: NameRule, field = 'metadata.name'): FieldError[] {
+  const errors =
+    rule === 'label' ? dns1123LabelErrors(name) : rule === 'pathSegment' ? pathSegmentErrors(name) : dns1123SubdomainErrors(name);
+  return errors.map((message) => invalidValue(field, name, message));
+}
+
+/** apimachinery's IsPathSegmentName: the name must survive being one segment of a URL path. */
+function pathSegmentErrors(name: string): string[] {
+  if (name === '.' || name === '..') return [`may not be '${name}'`];
+  return ['/', '%'].filter((c) => name.includes(c)).map((c) => `may not contain '${c}'`);
 }
 
 /** Label keys (`[prefix/]name`) and values; annotation keys. */

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe } from 'vitest';
 import type { Backend } from './backend.js';
 import { authCases } from './cases/auth.js';
+import { bootstrapCases } from './cases/bootstrap.js';
 import { builtinCases } from './cases/builtins.js';
 import { crdCases } from './cases/crd.js';
 import { crudCases } from './cases/crud.js';
@@ -34,6 +35,7 @@ export function conformanceSuite(backendName: string, start: () => Promise<Backe
     watchCases(ctx);
     crdCases(ctx);
     builtinCases(ctx);
+    bootstrapCases(ctx);
     representationCases(ctx);
     faultCases(ctx);
   });

@@ -236,3 +236,43 @@ describe('kubeconfig', () => {
     expect(yaml).not.toContain('seed-token');
   });
 });
+
+describe('bootstrap policy', () => {
+  const rbac = '/apis/rbac.authorization.k8s.io/v1';
+
+  test('a new server holds the RBAC bootstrap policy a real server writes under RBAC authorization', async () => {
+    const { client } = await start();
+    const names = async (path: string) =>
+      ((await client.get(path)).body.items as { metadata: { name: string } }[]).map((o) => o.metadata.name);
+    // The same sets bootstrap-objects.real.test.ts reads from the real server (73 ClusterRoles, 54 bindings in v1.37).
+    expect(await names(`${rbac}/clusterroles`)).toEqual(
+      expect.arrayContaining(['admin', 'cluster-admin', 'edit', 'view', 'system:auth-delegator']),
+    );
+    expect(await names(`${rbac}/clusterroles`)).toHaveLength(73);
+    expect(await names(`${rbac}/clusterrolebindings`)).toHaveLength(54);
+    expect(await names(`${rbac}/namespaces/kube-system/rolebindings`)).toContain('system::extension-apiserver-authentication-reader');
+    const view = (await client.get(`${rbac}/clusterroles/view`)).body;
+    expect(view.aggregationRule).toEqual({
+      clusterRoleSelectors: [{ matchLabels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } }],
+    });
+    expect(view.metadata).toMatchObject({
+      uid: expect.any(String),
+      resourceVersion: expect.any(String),
+      creationTimestamp: expect.any(String),
+    });
+  });
+
+  test('bootstrapPolicy: false leaves the RBAC, APF and ServiceCIDR objects out, and logical clusters never have them', async () => {
+    const { client } = await start({ bootstrapPolicy: false });
+    for (const path of [
+      `${rbac}/clusterroles`,
+      '/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas',
+      '/apis/networking.k8s.io/v1/servicecidrs',
+    ]) {
+      expect((await client.get(path)).body.items, path).toEqual([]);
+    }
+    expect((await client.get('/api/v1/namespaces/default/services/kubernetes')).status).toBe(200);
+    const kcp = await start({ logicalClusters: true });
+    expect((await kcp.client.get(`/clusters/root${rbac}/clusterroles`)).body.items).toEqual([]);
+  });
+});

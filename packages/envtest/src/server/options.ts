@@ -26,6 +26,13 @@ export interface ApiServerOptions {
   namespaceController?: boolean;
   /** Emulate the garbage collector: cascade deletes through ownerReferences (default false, like envtest). */
   garbageCollector?: boolean;
+  /**
+   * Create what kube-apiserver writes at start besides namespaces, the `kubernetes` Service and the system
+   * PriorityClasses: the RBAC bootstrap policy (`cluster-admin`, `admin`, `edit`, `view`, the `system:` roles and their
+   * bindings), the API Priority and Fairness configuration and the default ServiceCIDR (default true, like the real
+   * server; false spares the ~150 objects per server for fleets of thousands). Never in logical-cluster mode.
+   */
+  bootstrapPolicy?: boolean;
   /** Bearer tokens accepted from the start: token → user name or user. */
   tokens?: Record<string, string | TokenUser>;
   /**
@@ -126,6 +133,7 @@ export interface ResolvedOptions {
   garbageCollector: boolean;
   tokens: Record<string, string | TokenUser>;
   logicalClusters: boolean;
+  bootstrapPolicy: boolean;
   authorizer: Authorizer | undefined;
   mounts: PathMount[];
   actions: ActionSubresource[];
@@ -156,6 +164,7 @@ export function resolveOptions(opts: ApiServerOptions = {}): ResolvedOptions {
     garbageCollector: opts.garbageCollector ?? false,
     tokens: opts.tokens ?? {},
     logicalClusters: opts.logicalClusters ?? false,
+    bootstrapPolicy: opts.bootstrapPolicy ?? true,
     authorizer: opts.authorizer,
     mounts: [...(opts.mounts ?? [])],
     actions: checkActions(opts.actions ?? []),

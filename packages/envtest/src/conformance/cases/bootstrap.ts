@@ -1,0 +1,83 @@
+/**
+ * What a fresh server holds besides namespaces, the `kubernetes` Service and the system PriorityClasses: the API
+ * Priority and Fairness configuration and the default ServiceCIDR (the RBAC bootstrap policy too, but a real server
+ * writes it only under RBAC authorization, and this suite's runs AlwaysAllow; api-server.test.ts has it). And two rules of the
+ * kinds involved that controllers meet: RBAC names are path segments (so `system:` names are valid), and the kinds
+ * whose Go strategy allows it create on update (a PUT to a missing Role or Service creates it).
+ */
+import { expect, test, vi } from 'vitest';
+import type { SuiteContext } from '../context.js';
+import { expectStatus } from './helpers.js';
+
+const rbac = '/apis/rbac.authorization.k8s.io/v1';
+
+export function bootstrapCases(ctx: SuiteContext): void {
+  test('bootstrap: the APF configuration and the default ServiceCIDR are there from the start', async () => {
+    // The real server writes the policy from post-start hooks, so a server that has just started may not have it yet.
+    const get = (path: string) =>
+      vi.waitFor(
+        async () => {
+          const res = await ctx.client.get(path);
+          expect(res.status, `${path}: ${res.text}`).toBe(200);
+          return res.body;
+        },
+        { timeout: 30_000, interval: 200 },
+      );
+    expect(await get('/apis/flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations/exempt')).toMatchObject({
+      spec: { type: 'Exempt' },
+    });
+    expect(await get('/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas/exempt')).toMatchObject({
+      metadata: { generation: 1 },
+      spec: { matchingPrecedence: 1, priorityLevelConfiguration: { name: 'exempt' } },
+    });
+    expect(await get('/apis/networking.k8s.io/v1/servicecidrs/kubernetes')).toMatchObject({
+      spec: { cidrs: ['10.0.0.0/24'] },
+      status: { conditions: [{ type: 'Ready', status: 'True', message: 'Kubernetes default Service CIDR is ready' }] },
+    });
+  });
+
+  test('RBAC: role and binding names are path segments, so `system:` names are valid and `%` or `..` are not', async () => {
+    const ns = await ctx.namespace();
+    const role = (name: string) => ({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name }, rules: [] });
+    const created = await ctx.client.post(`${rbac}/namespaces/${ns}/roles`, role('system:conformance:reader'));
+    expect(created.status, created.text).toBe(201);
+    expectStatus(
+      await ctx.client.post(`${rbac}/namespaces/${ns}/roles`, role('a%b')),
+      422,
+      'Invalid',
+      `Role.rbac.authorization.k8s.io "a%b" is invalid: metadata.name: Invalid value: "a%b": may not contain '%'`,
+    );
+    expectStatus(
+      await ctx.client.post(`${rbac}/namespaces/${ns}/roles`, role('..')),
+      422,
+      'Invalid',
+      `Role.rbac.authorization.k8s.io ".." is invalid: metadata.name: Invalid value: "..": may not be '..'`,
+    );
+    // Other kinds keep the DNS subdomain rule.
+    expectStatus(
+      await ctx.client.post(`/api/v1/namespaces/${ns}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'system:x' } }),
+      422,
+      'Invalid',
+      /^ConfigMap "system:x" is invalid: metadata.name: Invalid value: "system:x": a lowercase RFC 1123 subdomain/,
+    );
+  });
+
+  test('create on update: a PUT to a missing Role or Service creates it; to a missing ConfigMap it is 404', async () => {
+    const ns = await ctx.namespace();
+    const role = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'put-made', namespace: ns }, rules: [] };
+    const putRole = await ctx.client.put(`${rbac}/namespaces/${ns}/roles/put-made`, role);
+    expect(putRole.status, putRole.text).toBe(201);
+    expect(putRole.body.metadata.uid).toEqual(expect.any(String));
+    const service = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'put-made', namespace: ns }, spec: { ports: [{ port: 80 }] } };
+    const putService = await ctx.client.put(`/api/v1/namespaces/${ns}/services/put-made`, service);
+    expect(putService.status, putService.text).toBe(201);
+    expect(putService.body.spec.clusterIP).toMatch(/^10\.0\.0\.\d+$/);
+    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'put-made', namespace: ns } };
+    expectStatus(
+      await ctx.client.put(`/api/v1/namespaces/${ns}/configmaps/put-made`, cm),
+      404,
+      'NotFound',
+      'configmaps "put-made" not found',
+    );
+  });
+}

@@ -1,0 +1,59 @@
+/**
+ * bootstrap-objects.ts is what the real kube-apiserver of the pinned version writes at start (the real tier; needs
+ * KUBEBUILDER_ASSETS, else one skipped test says why): the RBAC bootstrap policy (ClusterRoles, ClusterRoleBindings,
+ * Roles, RoleBindings), the API Priority and Fairness configuration (FlowSchemas, PriorityLevelConfigurations) and the
+ * default ServiceCIDR. The in-memory server creates them from this file, so no Go is needed at test time. This test
+ * fails when the file and the server disagree; `UPDATE_BOOTSTRAP_OBJECTS=1` rewrites the file instead.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { expect, test } from 'vitest';
+import { httpsGet } from '../api/builtin-discovery.test-util.js';
+import { assetsDirFromEnv, startTestEnvironment } from '../real/index.js';
+import { BOOTSTRAP_OBJECTS, BOOTSTRAP_RESOURCES, type BootstrapObject } from './bootstrap-objects.js';
+
+const file = new URL('./bootstrap-objects.ts', import.meta.url);
+
+/** What a fresh server's copy says that this file does not keep: identity, timestamps, the status controllers write. */
+function normalized(obj: Record<string, unknown>): BootstrapObject {
+  const {
+    uid: _u,
+    resourceVersion: _r,
+    creationTimestamp: _c,
+    managedFields: _m,
+    generation: _g,
+    ...metadata
+  } = obj['metadata'] as Record<string, unknown>;
+  const { status: _s, ...rest } = obj;
+  return { ...rest, metadata } as BootstrapObject;
+}
+
+if (!assetsDirFromEnv()) {
+  test.skip('real tier skipped: KUBEBUILDER_ASSETS is not set (tools/kube-apiserver/build.sh builds the binaries)', () => {});
+} else {
+  test('bootstrap-objects.ts is what the real kube-apiserver creates at start', async () => {
+    const env = await startTestEnvironment();
+    try {
+      const get = (path: string) => httpsGet(env.url, path, env.adminToken, env.caPem);
+      const objects: BootstrapObject[] = [];
+      for (const { groupVersion, resource, kind } of BOOTSTRAP_RESOURCES) {
+        // The policy is written by post-start hooks: wait until a second look finds as many as the first.
+        let items: Record<string, unknown>[] = [];
+        for (let previous = -1; items.length === 0 || items.length !== previous;) {
+          previous = items.length;
+          items = ((await get(`/apis/${groupVersion}/${resource}`)) as { items: Record<string, unknown>[] }).items;
+          if (items.length !== previous) await new Promise((resolve) => setTimeout(resolve, 1_000));
+        }
+        objects.push(...items.map((o) => normalized({ ...o, apiVersion: groupVersion, kind })));
+      }
+      if (process.env['UPDATE_BOOTSTRAP_OBJECTS'] === '1') {
+        const source = await readFile(file, 'utf8');
+        const head = source.slice(0, source.indexOf('export const BOOTSTRAP_OBJECTS'));
+        await writeFile(file, `${head}export const BOOTSTRAP_OBJECTS: readonly BootstrapObject[] = ${JSON.stringify(objects, null, 1)};\n`);
+      } else {
+        expect(BOOTSTRAP_OBJECTS).toEqual(objects);
+      }
+    } finally {
+      await env.stop();
+    }
+  }, 120_000);
+}
