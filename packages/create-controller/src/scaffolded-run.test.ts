@@ -5,7 +5,8 @@
  * whose labelled namespaces are members, a folder of kubeconfig files, a fake kcp with a workspace bound to the
  * project's APIExport, a fake Milo with a ready Project, and a management cluster with Cluster API's real Cluster CRD
  * (fetched from the Go module; skipped without Go) and an initialized Cluster, and an inventory hub with a healthy
- * ClusterProfile reached through cluster-inventory-api's real secretreader plugin (built from the Go module). (The kubeconfig-Secrets project runs the same way on the real tier, under
+ * ClusterProfile reached through cluster-inventory-api's real secretreader plugin (built from the Go module), and the
+ * kind clusters tools/fake-kind's CLI lists. (The kubeconfig-Secrets project runs the same way on the real tier, under
  * RBAC, in scaffold.real.test.ts.) Projects are written under the repository's node_modules/.cache, so the built
  * project resolves @multicluster-runtime/* to the workspace's built packages.
  */
@@ -141,6 +142,28 @@ test('the Gardener project engages a shoot of its project in a fake garden and r
   await expectReply(member, 'apps', project.name, 'garden-dev/web', project.output);
   // Through the shoot's adminkubeconfig subresource, not the garden's own credentials.
   expect(garden.kubeconfigsIssued()).toBeGreaterThan(0);
+}, 180_000);
+
+test('the kind project engages the kind clusters its prefix matches and reconciles in them', async () => {
+  const [host, member, other] = await Promise.all([startHost('ctl-kind-system'), startApiServer(), startApiServer()]);
+  cleanups.push(
+    () => member.close(),
+    () => other.close(),
+  );
+  // tools/fake-kind's `kind` first on PATH, answering from a state file: the kind clusters on "this machine" (the
+  // prefix leaves prod-one out).
+  const state = join(work, 'kind-state.json');
+  writeFileSync(state, JSON.stringify({ clusters: { 'dev-one': member.kubeconfig(), 'prod-one': other.kubeconfig() } }));
+  const project = await startProject('kind', {
+    KUBECONFIG: host.kubeconfig,
+    POD_NAMESPACE: 'ctl-kind-system',
+    KIND_PREFIX: 'dev-',
+    FAKE_KIND_STATE: state,
+    PATH: `${join(repoRoot, 'tools/fake-kind/bin')}:${process.env['PATH'] ?? ''}`,
+  });
+  const client = clientOf(member);
+  await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'apps' } });
+  await expectReply(client, 'apps', project.name, 'dev-one', project.output);
 }, 180_000);
 
 test('the namespaces project engages the labelled namespaces of its cluster and reconciles in them', async () => {
