@@ -9,8 +9,7 @@ import type { KubeObject } from '../object/types.js';
 import { EventRouter, ScopedInformer } from './event-router.js';
 import { SharedInformer } from './informer.js';
 import { NAMESPACE_INDEX } from './store.js';
-import type { ResourceEventHandler } from './types.js';
-import { page, ScriptedSource, WatchChannel } from './testing/scripted-source.js';
+import { page, ScriptedSource, WatchChannel, recorder } from './testing/scripted-source.js';
 
 const kind = { apiVersion: 'v1', kind: 'ConfigMap' };
 const log = createLogger({ level: 'error', sink: () => {} });
@@ -20,18 +19,6 @@ const obj = (namespace: string, name: string, rv: string): KubeObject => ({
   kind: 'ConfigMap',
   metadata: { namespace, name, resourceVersion: rv },
 });
-
-function recorder(): { calls: string[]; handler: ResourceEventHandler } {
-  const calls: string[] = [];
-  return {
-    calls,
-    handler: {
-      onAdd: (o, initial) => calls.push(`add:${o.metadata.name}@${o.metadata.resourceVersion}${initial ? ':initial' : ''}`),
-      onUpdate: (a, b) => calls.push(`update:${b.metadata.name}@${a.metadata.resourceVersion}->${b.metadata.resourceVersion}`),
-      onDelete: (o, unknown) => calls.push(`delete:${o.metadata.name}${unknown ? ':unknown' : ''}`),
-    },
-  };
-}
 
 const names = (objects: KubeObject[]): string[] => objects.map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`);
 

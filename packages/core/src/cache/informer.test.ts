@@ -7,23 +7,9 @@ import { createLogger, type LogLevel } from '../log/logger.js';
 import { noopMetrics } from '../metrics/types.js';
 import type { KubeObject } from '../object/types.js';
 import { SharedInformer } from './informer.js';
-import type { ResourceEventHandler } from './types.js';
-import { cm, fail, httpError, page, ScriptedSource, WatchChannel } from './testing/scripted-source.js';
+import { cm, fail, httpError, page, ScriptedSource, WatchChannel, recorder } from './testing/scripted-source.js';
 
 const kind = { apiVersion: 'v1', kind: 'ConfigMap' };
-
-/** Records handler calls as short strings. */
-function recorder(): { calls: string[]; handler: ResourceEventHandler } {
-  const calls: string[] = [];
-  return {
-    calls,
-    handler: {
-      onAdd: (o, initial) => calls.push(`add:${o.metadata.name}@${o.metadata.resourceVersion}${initial ? ':initial' : ''}`),
-      onUpdate: (a, b) => calls.push(`update:${b.metadata.name}@${a.metadata.resourceVersion}->${b.metadata.resourceVersion}`),
-      onDelete: (o, unknown) => calls.push(`delete:${o.metadata.name}${unknown ? ':unknown' : ''}`),
-    },
-  };
-}
 
 const running: Array<{ ac: AbortController; done: Promise<void> }> = [];
 function run(informer: SharedInformer): AbortController {

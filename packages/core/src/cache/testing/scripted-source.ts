@@ -1,11 +1,13 @@
 /**
  * Test double for the watcher's source: answers each list and watch call with the next scripted step and records
- * the requests, so the state machine and the informer can be driven event by event without a server.
+ * the requests, so the state machine and the informer can be driven event by event without a server; and a handler
+ * that records what it was told.
  */
 import { ApiError } from '../../client/errors.js';
 import type { ObjectList } from '../../client/types.js';
 import type { KubeObject } from '../../object/types.js';
 import type { ListRequest, ListWatcher, RawWatchEvent, WatchRequest } from '../list-watcher.js';
+import type { ResourceEventHandler } from '../types.js';
 
 export type ListStep = (req: ListRequest) => Promise<ObjectList>;
 export type WatchStep = (req: WatchRequest) => Promise<AsyncIterable<RawWatchEvent>>;
@@ -99,4 +101,17 @@ export function hang(signal: AbortSignal): Promise<never> {
     if (signal.aborted) abort();
     signal.addEventListener('abort', abort, { once: true });
   });
+}
+
+/** Records handler calls as short strings (`add:a@1:initial`, `update:a@1->2`, `delete:a:unknown`). */
+export function recorder(): { calls: string[]; handler: ResourceEventHandler } {
+  const calls: string[] = [];
+  return {
+    calls,
+    handler: {
+      onAdd: (o, initial) => calls.push(`add:${o.metadata.name}@${o.metadata.resourceVersion}${initial ? ':initial' : ''}`),
+      onUpdate: (a, b) => calls.push(`update:${b.metadata.name}@${a.metadata.resourceVersion}->${b.metadata.resourceVersion}`),
+      onDelete: (o, unknown) => calls.push(`delete:${o.metadata.name}${unknown ? ':unknown' : ''}`),
+    },
+  };
 }
