@@ -111,7 +111,8 @@ describe('Transport.request', () => {
   it('synthesizes a NotFound Status for "404 page not found" and a reason for bare 5xx', async () => {
     let code = 404;
     const { transport } = await serve((_req, res) => {
-      res.writeHead(code, { 'Content-Type': 'text/plain', 'Retry-After': '3' });
+      // Longer than the transport waits for a resend (10 s): answered at once, with the hint kept for the caller.
+      res.writeHead(code, { 'Content-Type': 'text/plain', 'Retry-After': '30' });
       res.end(code === 404 ? '404 page not found' : 'upstream unavailable');
     });
     const notFound = await rejection(transport.request({ method: 'GET', path: '/apis/x/v1' }));
@@ -120,7 +121,7 @@ describe('Transport.request', () => {
     expect(notFound.message).toContain('the server could not find the requested resource');
     code = 503;
     const unavailable = await rejection(transport.request({ method: 'GET', path: '/x' }));
-    expect(unavailable).toMatchObject({ code: 503, reason: 'ServiceUnavailable', retryable: true, retryAfterSeconds: 3 });
+    expect(unavailable).toMatchObject({ code: 503, reason: 'ServiceUnavailable', retryable: true, retryAfterSeconds: 30 });
   });
 
   it('fails with a retryable timeout TransportError when the server does not answer in time', async () => {
