@@ -8,19 +8,16 @@
 # Environment: MCR_CLUSTER_API_DIR overrides the output folder.
 set -euo pipefail
 
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$here/../go-build-lib.sh"
 module=sigs.k8s.io/cluster-api
 version=v1.13.1
 
-export GOTOOLCHAIN=local GOFLAGS=-mod=mod
-command -v go >/dev/null || { echo "fetch.sh: go not found on PATH (the Go module proxy serves $module)" >&2; exit 2; }
-
+go_env "-mod=mod"
 out="${MCR_CLUSTER_API_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/multicluster-runtime/cluster-api/$version}"
-mkdir -p "$out"
-if command -v flock >/dev/null; then
-  exec 9>"$out/.lock"
-  flock 9
-fi
-if [[ -f "$out/.done" ]]; then
+go_build_lock "$out"
+stamp="$(go_build_inputs | go_build_hash)"
+if go_build_current "$out" "$stamp" 0 crds; then
   echo "fetch.sh: $out holds $module $version" >&2
   echo "$out"
   exit 0
@@ -28,12 +25,10 @@ fi
 
 src="$(cd "$out" && go mod download -json "$module@$version" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
 [[ -d "$src/config/crd/bases" ]] || { echo "fetch.sh: $module $version has no config/crd/bases (module dir: ${src:-none})" >&2; exit 1; }
-tmp="$(mktemp -d "$out/.fetch.XXXXXX")"
-trap 'rm -rf "$tmp"' EXIT
-cp "$src"/config/crd/bases/*.yaml "$tmp/"
-chmod u+w "$tmp"/*.yaml
-rm -rf "$out/crds"
-mv "$tmp" "$out/crds"
-touch "$out/.done"
+go_build_tmp "$out"
+mkdir -p "$tmp/crds"
+cp "$src"/config/crd/bases/*.yaml "$tmp/crds/"
+chmod u+w "$tmp"/crds/*.yaml
+go_build_commit "$out" "$stamp" crds
 echo "fetch.sh: $module $version CRDs in $out/crds" >&2
 echo "$out"

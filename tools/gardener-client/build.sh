@@ -10,47 +10,24 @@
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$here/../go-build-lib.sh"
 cd "$here"
 
-# Never silently download a different toolchain; never depend on a vendor folder; no VCS stamping.
-export GOTOOLCHAIN=local
-export GOFLAGS="-mod=mod -buildvcs=false"
-export CGO_ENABLED="${CGO_ENABLED:-0}"
-
-command -v go >/dev/null || { echo "build.sh: go not found on PATH (Go >= 1.26 is needed)" >&2; exit 2; }
-
-version="$(awk '$1 == "github.com/gardener/gardener" && $2 ~ /^v/ { print $2; exit }' go.mod)"
-[[ -n "$version" ]] || { echo "build.sh: cannot read the github.com/gardener/gardener version from go.mod" >&2; exit 2; }
-
+go_env "-mod=mod -buildvcs=false"
+version="$(go_mod_version github.com/gardener/gardener)"
 out="${MCR_GARDENER_CLIENT_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/multicluster-runtime/gardener-client/$version}"
-mkdir -p "$out"
-bin="$out/gardener-client"
-
-# The stamp names every input of the build; equal stamp + present binary = nothing to do.
-stamp="$( { go version; go env GOOS GOARCH CGO_ENABLED; cat go.mod go.sum build.sh main.go; } | sha256sum | cut -d' ' -f1)"
-up_to_date() {
-  [[ -x "$bin" && -f "$out/.stamp" && "$(cat "$out/.stamp")" == "$stamp" ]]
-}
-
-# Concurrent callers (several test runs) wait for one build instead of racing on the folder.
-if command -v flock >/dev/null; then
-  exec 9>"$out/.lock"
-  flock 9
-fi
-
-if [[ "${MCR_GARDENER_CLIENT_FORCE:-0}" != 1 ]] && up_to_date; then
-  echo "build.sh: $bin is up to date (gardener $version)" >&2
-  echo "$bin"
+go_build_lock "$out"
+stamp="$( { go_build_inputs; cat go.mod go.sum main.go; } | go_build_hash)"
+if go_build_current "$out" "$stamp" "${MCR_GARDENER_CLIENT_FORCE:-0}" gardener-client; then
+  echo "build.sh: $out/gardener-client is up to date (gardener $version)" >&2
+  echo "$out/gardener-client"
   exit 0
 fi
 
-tmp="$(mktemp -d "$out/.build.XXXXXX")"
-trap 'rm -rf "$tmp"' EXIT
+go_build_tmp "$out"
 t0=$SECONDS
 echo "build.sh: building gardener-client on gardener $version into $out" >&2
 go build -trimpath -ldflags "-s -w" -o "$tmp/gardener-client" . >&2
-# Renamed into place so a reader never sees a half-written binary; the stamp goes last.
-mv -f "$tmp/gardener-client" "$bin"
-echo "$stamp" > "$out/.stamp"
+go_build_commit "$out" "$stamp" gardener-client
 echo "build.sh: built in $((SECONDS - t0))s" >&2
-echo "$bin"
+echo "$out/gardener-client"

@@ -20,58 +20,32 @@
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$here/../go-build-lib.sh"
 case "${1:-}" in
   "") name=go-upstream-providers; cd "$here" ;;
   kind) name=go-upstream-kind-provider; cd "$here/kind" ;;
   *) echo "build.sh: unknown module ${1}; give none, or kind" >&2; exit 2 ;;
 esac
 
-# Never silently download a different toolchain; never depend on a vendor folder; no VCS stamping. The kcp-dev
-# modules and multicluster-runtime's provider sub-modules (providers/file) are not in the checksum database, so they
-# are checked against go.sum only.
-export GOTOOLCHAIN=local
-export GOFLAGS="-mod=mod -buildvcs=false"
+# Never depend on a vendor folder; no VCS stamping. The kcp-dev modules and multicluster-runtime's provider
+# sub-modules (providers/file) are not in the checksum database, so they are checked against go.sum only.
+go_env "-mod=mod -buildvcs=false"
 export GONOSUMDB="${GONOSUMDB:+$GONOSUMDB,}github.com/kcp-dev,sigs.k8s.io/multicluster-runtime/providers"
-export CGO_ENABLED="${CGO_ENABLED:-0}"
-
-command -v go >/dev/null || { echo "build.sh: go not found on PATH (Go >= 1.26 is needed)" >&2; exit 2; }
-
-version="$(awk '$1 == "sigs.k8s.io/multicluster-runtime" && $2 ~ /^v/ { print $2; exit }' go.mod)"
-[[ -n "$version" ]] || { echo "build.sh: cannot read the sigs.k8s.io/multicluster-runtime version from go.mod" >&2; exit 2; }
-
+version="$(go_mod_version sigs.k8s.io/multicluster-runtime)"
 out="${MCR_GO_UPSTREAM_PROVIDERS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/multicluster-runtime/$name/$version}"
-mkdir -p "$out"
-bin="$out/$name"
-
-# The stamp names every input of the build (the kind/ module is not one of the main module's); equal stamp + present
-# binary = nothing to do.
-stamp="$( { go version; go env GOOS GOARCH CGO_ENABLED; cat go.mod go.sum "$here/build.sh"; find . -path ./kind -prune -o -name '*.go' -type f -print | LC_ALL=C sort | xargs cat; } | sha256sum | cut -d' ' -f1)"
-
-up_to_date() {
-  [[ -x "$bin" && -f "$out/.stamp" && "$(cat "$out/.stamp")" == "$stamp" ]]
-}
-
-# Concurrent callers (several test runs) wait for one build instead of racing on the folder.
-if command -v flock >/dev/null; then
-  exec 9>"$out/.lock"
-  flock 9
-fi
-
-if [[ "${MCR_GO_UPSTREAM_PROVIDERS_FORCE:-0}" != 1 ]] && up_to_date; then
-  echo "build.sh: $bin is up to date (multicluster-runtime $version)" >&2
-  echo "$bin"
+go_build_lock "$out"
+# Every input of the build (the kind/ module is not one of the main module's).
+stamp="$( { go_build_inputs; cat go.mod go.sum; find . -path ./kind -prune -o -name '*.go' -type f -print | LC_ALL=C sort | xargs cat; } | go_build_hash)"
+if go_build_current "$out" "$stamp" "${MCR_GO_UPSTREAM_PROVIDERS_FORCE:-0}" "$name"; then
+  echo "build.sh: $out/$name is up to date (multicluster-runtime $version)" >&2
+  echo "$out/$name"
   exit 0
 fi
 
-tmp="$(mktemp -d "$out/.build.XXXXXX")"
-trap 'rm -rf "$tmp"' EXIT
-
+go_build_tmp "$out"
 t0=$SECONDS
 echo "build.sh: building $name on multicluster-runtime $version into $out" >&2
 go build -trimpath -ldflags "-s -w" -o "$tmp/$name" . >&2
-
-# Rename into place so a reader never sees a half-written binary; the stamp goes last.
-mv -f "$tmp/$name" "$bin"
-echo "$stamp" > "$out/.stamp"
+go_build_commit "$out" "$stamp" "$name"
 echo "build.sh: built in $((SECONDS - t0))s" >&2
-echo "$bin"
+echo "$out/$name"

@@ -8,34 +8,23 @@
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$here/../go-build-lib.sh"
 version=v0.30.0
 
-export GOTOOLCHAIN=local
-export CGO_ENABLED="${CGO_ENABLED:-0}"
-command -v go >/dev/null || { echo "build.sh: go not found on PATH (Go >= 1.26 is needed)" >&2; exit 2; }
-
+go_env ""
 out="${MCR_KIND_CLI_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/multicluster-runtime/kind-cli/$version}"
-mkdir -p "$out"
-stamp="$( { go version; go env GOOS GOARCH CGO_ENABLED; cat "$here/build.sh"; } | sha256sum | cut -d' ' -f1)"
-
-# Concurrent callers (several test files) wait for one build instead of racing on the folder.
-if command -v flock >/dev/null; then
-  exec 9>"$out/.lock"
-  flock 9
-fi
-
-if [[ "${MCR_KIND_CLI_FORCE:-0}" != 1 && -x "$out/kind" && -f "$out/.stamp" && "$(cat "$out/.stamp")" == "$stamp" ]]; then
+go_build_lock "$out"
+stamp="$(go_build_inputs | go_build_hash)"
+if go_build_current "$out" "$stamp" "${MCR_KIND_CLI_FORCE:-0}" kind; then
   echo "build.sh: $out/kind is up to date (sigs.k8s.io/kind $version)" >&2
   echo "$out"
   exit 0
 fi
 
-tmp="$(mktemp -d "$out/.build.XXXXXX")"
-trap 'rm -rf "$tmp"' EXIT
+go_build_tmp "$out"
 t0=$SECONDS
 echo "build.sh: building sigs.k8s.io/kind $version into $out" >&2
 GOBIN="$tmp" go install -trimpath -ldflags "-s -w" "sigs.k8s.io/kind@$version" >&2
-mv -f "$tmp/kind" "$out/kind"
-echo "$stamp" > "$out/.stamp"
+go_build_commit "$out" "$stamp" kind
 echo "build.sh: done in $((SECONDS - t0))s" >&2
 echo "$out"
