@@ -68,8 +68,21 @@ export class MountedRegistry extends ResourceRegistry {
     return resources ? types.filter((t) => resources(t.group, t.resource)) : types;
   }
 
-  /** Looked up in what the view shows (the base registry's lookup would see past the mount). */
+  /**
+   * What all() would find, without building it: the base registry's lookup, within the view's resources and, for the
+   * wildcard, in the first visible cluster that serves it (the built-ins alone when no cluster is visible yet).
+   */
   override find(cluster: string | undefined, group: string, version: string, resource: string): ResourceType | undefined {
-    return this.all(cluster).find((t) => t.group === group && t.resource === resource && t.versions.includes(version));
+    if (this.view.resources && !this.view.resources(group, resource)) return undefined;
+    const { clusters } = this.view;
+    if (cluster !== undefined || clusters === undefined) return this.base.find(cluster, group, version, resource);
+    let visible = false;
+    for (const c of this.knownClusters()) {
+      if (!clusters(c)) continue;
+      visible = true;
+      const type = this.base.find(c, group, version, resource);
+      if (type) return type;
+    }
+    return visible ? undefined : this.base.find('', group, version, resource);
   }
 }
