@@ -125,7 +125,7 @@ function fromDiscovery(snapshot: DiscoverySnapshot, defined: ReadonlySet<string>
         allowCreateOnUpdate: CREATE_ON_UPDATE.has(`${group}/${r.name}`),
         allowUnconditionalUpdate: true,
         returnDeletedObject: r.name === 'pods',
-        ...(PATH_SEGMENT_NAMES.has(`${group}/${r.name}`) ? { nameIsPathSegment: true } : {}),
+        ...(PATH_SEGMENT_NAMES.has(`${group}/${r.name}`) ? { nameRule: 'pathSegment' as const } : {}),
         ...(STRATEGIES[`${group}/${r.name}`] ? { strategy: STRATEGIES[`${group}/${r.name}`] } : {}),
       });
     }

@@ -38,7 +38,7 @@ export const BUILTIN_RESOURCES: readonly ResourceType[] = [
     shortNames: ['ns'],
     verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
     subresources: ['status', 'finalize'],
-    nameIsLabel: true,
+    nameRule: 'label',
     strategy: namespaceStrategy,
     tableColumns: NAMESPACE_COLUMNS,
   },

@@ -147,7 +147,7 @@ function validateObject(type: ResourceType, obj: StoredObject, old: StoredObject
   const errs: FieldError[] = [];
   const name = m['name'];
   if (typeof name !== 'string' || name === '') errs.push(required('metadata.name', 'name or generateName is required'));
-  else if (!old) errs.push(...validateName(name, type.nameIsLabel ? 'label' : type.nameIsPathSegment ? 'pathSegment' : 'subdomain'));
+  else if (!old) errs.push(...validateName(name, type.nameRule ?? 'subdomain'));
   errs.push(...validateMetadataMaps(m));
   errs.push(...(type.strategy?.validate?.(obj, old, ctx) ?? []));
   return errs;

@@ -64,6 +64,9 @@ export interface TableColumn {
   value(obj: Record<string, unknown>): unknown;
 }
 
+/** Which rule a kind's names follow: DNS-1123 subdomain (most), label (Namespaces) or path segment (RBAC). */
+export type NameRule = 'subdomain' | 'label' | 'pathSegment';
+
 export interface ResourceType {
   readonly group: string;
   /** Served versions, preferred first. */
@@ -94,10 +97,11 @@ export interface ResourceType {
   readonly allowUnconditionalUpdate: boolean;
   /** DELETE answers with the object instead of a Success Status (ServiceAccount, Pod). */
   readonly returnDeletedObject: boolean;
-  /** Names must be DNS-1123 labels (Namespaces) instead of subdomains. */
-  readonly nameIsLabel?: boolean;
-  /** Names need only be path segments, not subdomains (RBAC roles and bindings, e.g. `system:auth-delegator`). */
-  readonly nameIsPathSegment?: boolean;
+  /**
+   * The rule names follow (default `subdomain`, DNS-1123): `label` for Namespaces, `pathSegment` for RBAC roles and
+   * bindings (`system:auth-delegator`).
+   */
+  readonly nameRule?: NameRule;
   readonly strategy?: ResourceStrategy;
   /** Table columns after Name for built-ins (default: Age). */
   readonly tableColumns?: readonly TableColumn[];

@@ -1,10 +1,8 @@
 /** Name and metadata validation with apimachinery's messages (pkg/util/validation). */
 import { dns1123LabelErrors, dns1123SubdomainErrors, isLabelValue, isQualifiedNamePart } from '@multicluster-runtime/apimachinery';
 import type { FieldError } from './field-error.js';
+import type { NameRule } from './resource-type.js';
 import { invalidValue, required } from './field-error.js';
-
-/** Which rule a kind's names follow: DNS-1123 subdomain (most), label (Namespaces) or path segment (RBAC). */
-export type NameRule = 'subdomain' | 'label' | 'pathSegment';
 
 export function validateName(name: string, rule: NameRule, field = 'metadata.name'): FieldError[] {
   const errors =

@@ -8,6 +8,7 @@ import { BUILTIN_RESOURCES, NAMESPACE_RESOURCE } from '../api/builtin-resources.
 import { storageResource } from '../api/resource-type.js';
 import type { ApiState } from './api-state.js';
 import type { StoredObject } from '../storage/types.js';
+import { SYSTEM_PRIORITY_CLASSES } from '../api/strategies/pod.js';
 import { createObject } from './ops/create.js';
 import { updateObject } from './ops/update.js';
 import { BOOTSTRAP_OBJECTS, BOOTSTRAP_RESOURCES } from './bootstrap-objects.js';
@@ -29,20 +30,6 @@ export function seedCluster(state: ApiState, cluster: string): void {
     );
   }
 }
-
-/** The PriorityClasses kube-apiserver creates at start, as it writes them. */
-const SYSTEM_PRIORITY_CLASSES = [
-  {
-    name: 'system-node-critical',
-    value: 2_000_001_000,
-    description: 'Used for system critical pods that must not be moved from their current node.',
-  },
-  {
-    name: 'system-cluster-critical',
-    value: 2_000_000_000,
-    description: 'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.',
-  },
-] as const;
 
 /**
  * Creates what kube-apiserver adds once it listens: the system PriorityClasses and the `kubernetes` Service in

@@ -19,13 +19,21 @@ import { validatePodSpec } from './workloads.js';
 type Obj = Record<string, unknown>;
 
 /**
- * The priority classes every cluster has: the server creates them once it serves (seed.ts; not in logical-cluster
- * mode), and the Priority plugin answers for them where their objects are absent.
+ * The priority classes every cluster has, as kube-apiserver writes them: the server creates them once it serves
+ * (seed.ts; not in logical-cluster mode), and the Priority plugin answers for them where their objects are absent.
  */
-const SYSTEM_PRIORITIES: Readonly<Record<string, number>> = {
-  'system-node-critical': 2_000_001_000,
-  'system-cluster-critical': 2_000_000_000,
-};
+export const SYSTEM_PRIORITY_CLASSES = [
+  {
+    name: 'system-node-critical',
+    value: 2_000_001_000,
+    description: 'Used for system critical pods that must not be moved from their current node.',
+  },
+  {
+    name: 'system-cluster-critical',
+    value: 2_000_000_000,
+    description: 'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.',
+  },
+] as const;
 
 /**
  * The Priority admission plugin: the pod's class (its own, else the cluster's global default) gives its priority and
@@ -48,9 +56,9 @@ function admitPriority(pod: StoredObject, spec: Obj, ctx: StrategyContext): void
       priority = typeof found['value'] === 'number' ? found['value'] : 0;
       if (typeof found['preemptionPolicy'] === 'string') preemptionPolicy = found['preemptionPolicy'];
     } else {
-      const system = SYSTEM_PRIORITIES[className];
+      const system = SYSTEM_PRIORITY_CLASSES.find((c) => c.name === className);
       if (system === undefined) throw forbid(`no PriorityClass with name ${className} was found`);
-      priority = system;
+      priority = system.value;
     }
     spec['priorityClassName'] = className;
   }
