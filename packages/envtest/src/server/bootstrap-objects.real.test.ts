@@ -6,7 +6,7 @@
  * fails when the file and the server disagree; `UPDATE_BOOTSTRAP_OBJECTS=1` rewrites the file instead.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { expect, test } from 'vitest';
+import { expect, test, vi } from 'vitest';
 import { httpsGet } from '../api/builtin-discovery.test-util.js';
 import { assetsDirFromEnv, startTestEnvironment } from '../real/index.js';
 import { BOOTSTRAP_OBJECTS, BOOTSTRAP_RESOURCES, type BootstrapObject } from './bootstrap-objects.js';
@@ -36,13 +36,16 @@ if (!assetsDirFromEnv()) {
       const get = (path: string) => httpsGet(env.url, path, env.adminToken, env.caPem);
       const objects: BootstrapObject[] = [];
       for (const { groupVersion, resource, kind } of BOOTSTRAP_RESOURCES) {
-        // The policy is written by post-start hooks: wait until a second look finds as many as the first.
-        let items: Record<string, unknown>[] = [];
-        for (let previous = -1; items.length === 0 || items.length !== previous;) {
-          previous = items.length;
-          items = ((await get(`/apis/${groupVersion}/${resource}`)) as { items: Record<string, unknown>[] }).items;
-          if (items.length !== previous) await new Promise((resolve) => setTimeout(resolve, 1_000));
-        }
+        // The RBAC and APF post-start hooks are /readyz checks, done before the environment starts; the default
+        // ServiceCIDR comes from a controller, so its list is awaited until it is there.
+        const items = await vi.waitFor(
+          async () => {
+            const list = ((await get(`/apis/${groupVersion}/${resource}`)) as { items: Record<string, unknown>[] }).items;
+            expect(list.length, resource).toBeGreaterThan(0);
+            return list;
+          },
+          { timeout: 30_000, interval: 200 },
+        );
         objects.push(...items.map((o) => normalized({ ...o, apiVersion: groupVersion, kind })));
       }
       if (process.env['UPDATE_BOOTSTRAP_OBJECTS'] === '1') {
