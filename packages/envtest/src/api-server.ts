@@ -2,6 +2,7 @@
  * The in-memory Kubernetes API server over real HTTPS: lifecycle (start, stop/restart on the same port with state
  * kept, close), kubeconfigs, tokens, statistics and fault injection for tests.
  */
+import { constants } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import type { Server } from 'node:https';
 import { createServer } from 'node:https';
@@ -176,7 +177,16 @@ class InMemoryApiServer implements ApiServer {
     if (this.closed) throw new ServerStateError('the server was closed');
     if (this.server) return;
     const { server: cert, ca } = this.credentials;
-    const server = createServer({ key: cert.keyPem, cert: cert.certPem, ca: [ca.certPem], requestCert: true, rejectUnauthorized: false });
+    const server = createServer({
+      key: cert.keyPem,
+      cert: cert.certPem,
+      ca: [ca.certPem],
+      requestCert: true,
+      rejectUnauthorized: false,
+      // Like kube-apiserver (Go's TLS server never renegotiates): a connection's client certificate is the one it
+      // was opened with, so the authenticator reads it once per connection.
+      secureOptions: constants.SSL_OP_NO_RENEGOTIATION,
+    });
     server.on('secureConnection', () => this.state.counters.connections++);
     // Every TCP socket, also one still in its TLS handshake, which closeAllConnections() does not know: stop() ends
     // them all, so it never waits for a client's keep-alive to give up on a connection made as the server stopped.
