@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fetches the Cluster API CRDs (config/crd/bases of the Go module sigs.k8s.io/cluster-api, at the version pinned
+# Fetches the Cluster API CRDs (core/config/crd/bases of the Go module sigs.k8s.io/cluster-api, at the version pinned
 # below) through the Go module proxy, for provider-capi's tests, into a folder whose path is the last line of stdout
 # (everything else goes to stderr):
 #   dir="$(tools/cluster-api/fetch.sh | tail -n1)"   # $dir/crds/cluster.x-k8s.io_clusters.yaml, …
@@ -11,7 +11,7 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/../go-build-lib.sh"
 module=sigs.k8s.io/cluster-api
-version=v1.13.1
+version=v1.14.2
 
 go_env "-mod=mod"
 out="${MCR_CLUSTER_API_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/multicluster-runtime/cluster-api/$version}"
@@ -24,10 +24,15 @@ if go_build_current "$out" "$stamp" 0 crds; then
 fi
 
 src="$(cd "$out" && go mod download -json "$module@$version" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
-[[ -d "$src/config/crd/bases" ]] || { echo "fetch.sh: $module $version has no config/crd/bases (module dir: ${src:-none})" >&2; exit 1; }
+# v1.14 moved the core CRDs from config/crd/bases to core/config/crd/bases.
+bases=""
+for candidate in core/config/crd/bases config/crd/bases; do
+  [[ -d "$src/$candidate" ]] && { bases="$src/$candidate"; break; }
+done
+[[ -n "$bases" ]] || { echo "fetch.sh: $module $version has no CRD folder (module dir: ${src:-none})" >&2; exit 1; }
 go_build_tmp "$out"
 mkdir -p "$tmp/crds"
-cp "$src"/config/crd/bases/*.yaml "$tmp/crds/"
+cp "$bases"/*.yaml "$tmp/crds/"
 chmod u+w "$tmp"/crds/*.yaml
 go_build_commit "$out" "$stamp" crds
 echo "fetch.sh: $module $version CRDs in $out/crds" >&2

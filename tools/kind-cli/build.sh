@@ -9,7 +9,7 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/../go-build-lib.sh"
-version=v0.30.0
+version=v0.33.0
 
 go_env ""
 out="${MCR_KIND_CLI_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/multicluster-runtime/kind-cli/$version}"
