@@ -2,7 +2,8 @@
  * Engage latency: the time from a cluster appearing (its kubeconfig file renamed into the watched folder, or its
  * kubeconfig Secret's create request sent) to the first reconcile of one of its objects, for 1, 10 and 100 clusters
  * appearing at once. Each implementation runs in a fresh process; a discarded single-cluster round warms it up;
- * every round uses new cluster names, and waits for the previous round's clusters to be disengaged.
+ * every round uses new cluster names, and waits for the previous round's clusters to be disengaged. Beside the latency,
+ * the runner's CPU time from publishing a round to its last first reconcile, per cluster: what engaging costs.
  */
 import { waitFor } from '../concurrency.js';
 import { FleetProcess } from '../fleet/fleet-process.js';
@@ -20,6 +21,8 @@ export interface EngageResult {
   rounds: number;
   /** Appear → first reconcile, ms, over every cluster of every round. */
   latencyMs: Summary;
+  /** The runner's CPU time (user + system) from publishing a round to its last first reconcile, per cluster. */
+  cpuMsPerCluster: number;
 }
 
 export async function engageScenario(ctx: ScenarioContext): Promise<ScenarioResult> {
@@ -44,8 +47,10 @@ export async function engageScenario(ctx: ScenarioContext): Promise<ScenarioResu
             concurrency: 1,
           });
           const r = runner;
+          let cpuMs = 0;
           const round = async (size: number): Promise<number[]> => {
             const ids = Array.from({ length: size }, (_, i) => ({ id: `e${seq++}`, member: i }));
+            const cpuBefore = await r.reset();
             const published = await Promise.all(
               ids.map(({ id, member }) => (source === 'file' ? fleet.publishFile(dir, id, member) : fleet.publishSecret(id, member))),
             );
@@ -54,6 +59,7 @@ export async function engageScenario(ctx: ScenarioContext): Promise<ScenarioResu
               60_000 + size * 1000,
               `${size} first reconciles (${impl.name}, ${source})`,
             );
+            cpuMs += (await r.stats()).cpuMs - cpuBefore;
             const latencies = ids.map(({ id }, i) => (r.firsts.get(id)! - published[i]!) / 1000);
             await Promise.all(ids.map(({ id }) => (source === 'file' ? fleet.unpublishFile(dir, id) : fleet.unpublishSecret(id))));
             await waitFor(async () => (await r.engaged()) === 0, 60_000, `${size} clusters to disengage (${impl.name}, ${source})`, 50);
@@ -63,11 +69,14 @@ export async function engageScenario(ctx: ScenarioContext): Promise<ScenarioResu
           for (const size of sizes) {
             const rounds = roundsFor(size);
             const samples: number[] = [];
+            cpuMs = 0;
             for (let i = 0; i < rounds; i++) samples.push(...(await round(size)));
             const latencyMs = summarize(samples);
-            results.push({ impl: impl.name, source, clusters: size, rounds, latencyMs });
+            const cpuMsPerCluster = cpuMs / samples.length;
+            results.push({ impl: impl.name, source, clusters: size, rounds, latencyMs, cpuMsPerCluster });
             ctx.progress(
-              `engage ${source} ${impl.name} ${size} clusters: p50 ${formatNumber(latencyMs.p50)} ms, p99 ${formatNumber(latencyMs.p99)} ms`,
+              `engage ${source} ${impl.name} ${size} clusters: p50 ${formatNumber(latencyMs.p50)} ms, p99 ${formatNumber(latencyMs.p99)} ms, ` +
+                `${formatNumber(cpuMsPerCluster)} ms CPU per cluster`,
             );
           }
         } catch (err) {
@@ -82,14 +91,14 @@ export async function engageScenario(ctx: ScenarioContext): Promise<ScenarioResu
     await fleet.close();
   }
 
-  const header = ['source', 'clusters', ...ctx.impls.flatMap((i) => [`${i.name} p50`, 'p99'])];
+  const header = ['source', 'clusters', ...ctx.impls.flatMap((i) => [`${i.name} p50`, 'p99', 'CPU ms/cluster'])];
   const rows = sources.flatMap((source) =>
     sizes.map((size) => [
       source,
       String(size),
       ...ctx.impls.flatMap((impl) => {
         const r = results.find((x) => x.impl === impl.name && x.source === source && x.clusters === size);
-        return [formatNumber(r?.latencyMs.p50), formatNumber(r?.latencyMs.p99)];
+        return [formatNumber(r?.latencyMs.p50), formatNumber(r?.latencyMs.p99), formatNumber(r?.cpuMsPerCluster)];
       }),
     ]),
   );
@@ -99,6 +108,6 @@ export async function engageScenario(ctx: ScenarioContext): Promise<ScenarioResu
     params: { sizes, rounds: Object.fromEntries(sizes.map((s) => [s, roundsFor(s)])), sources, objectsPerCluster: 1 },
     results: results as unknown as Record<string, unknown>[],
     errors,
-    table: renderTable('Engage latency: cluster appears -> its first reconcile (ms)', header, rows),
+    table: renderTable('Engage latency: cluster appears -> its first reconcile (ms), and the CPU the runner spent on it', header, rows),
   };
 }
