@@ -10,7 +10,7 @@
 import { watch, type FSWatcher } from 'chokidar';
 import { readFile, stat } from 'node:fs/promises';
 import { ClusterEngager, EngagerProvider } from '@multicluster-runtime/core';
-import { listKubeconfigContexts } from '@multicluster-runtime/core/kubeconfig';
+import { listKubeconfigContexts, parseUntrustedKubeconfig, type ParsedKubeconfig } from '@multicluster-runtime/core/kubeconfig';
 import {
   ProviderConfigError,
   absentCluster,
@@ -177,15 +177,17 @@ export class KubeconfigFileProvider extends EngagerProvider {
     if (this.stopping || this.files.has(path) || !this.specs.some((spec) => spec.covers(path))) return;
     void this.read(path).then((content) => {
       if (this.stopping || this.files.has(path) || content.kind !== 'text') return;
+      let parsed: ParsedKubeconfig;
       let contexts: string[];
       try {
-        contexts = listKubeconfigContexts(content.text, this.options.policy);
+        parsed = parseUntrustedKubeconfig(content.text, this.options.policy);
+        contexts = listKubeconfigContexts(parsed);
       } catch {
         return; // not complete yet: the rescan will tell
       }
       if (contexts.length === 0) return;
-      const usable = contexts.every((context) => desiredFromKubeconfig(content.text, this.options.policy, { context }).kind === 'config');
-      if (usable) this.load(path, content.text, content);
+      const usable = contexts.every((context) => desiredFromKubeconfig(parsed, this.options.policy, { context }).kind === 'config');
+      if (usable) this.load(path, content.text, content, parsed);
     });
   }
 
@@ -291,14 +293,16 @@ export class KubeconfigFileProvider extends EngagerProvider {
     }
   }
 
-  private load(path: string, seen: string, content: Exclude<FileContent, { kind: 'gone' }>): void {
+  /** Acts on a file's new content; `parsed` is its text already parsed, if the caller has it. */
+  private load(path: string, seen: string, content: Exclude<FileContent, { kind: 'gone' }>, parsed?: ParsedKubeconfig): void {
     const file = this.files.get(path) ?? { seen, contexts: new Set<string>() };
     this.files.set(path, file);
     file.seen = seen;
     let contexts: string[];
     try {
       if (content.kind === 'problem') throw new Error(content.problem);
-      contexts = listKubeconfigContexts(content.text, this.options.policy);
+      parsed ??= parseUntrustedKubeconfig(content.text, this.options.policy);
+      contexts = listKubeconfigContexts(parsed);
       if (contexts.length === 0) throw new Error('the kubeconfig has no contexts');
     } catch (err) {
       // The whole file is unusable (likely being written): clusters already engaged from it stay as they are.
@@ -319,7 +323,7 @@ export class KubeconfigFileProvider extends EngagerProvider {
       if (!next.has(context)) this.engager.wish(this.clusterName(path, context), absentCluster);
     }
     for (const context of next) {
-      const desired = desiredFromKubeconfig(content.text, this.options.policy, { context, keepEngagedOnInvalid: true });
+      const desired = desiredFromKubeconfig(parsed, this.options.policy, { context, keepEngagedOnInvalid: true });
       this.engager.wish(this.clusterName(path, context), desired);
     }
     file.contexts = next;

@@ -4,12 +4,14 @@
  */
 // First, before anything loads @kubernetes/client-node: a Node its undici cannot run on gets an error with the fix.
 import '../node-support/guard.js';
-export type { KubeconfigCapability, KubeconfigPolicy, KubeconfigViolation, LoadKubeconfigOptions } from './untrusted.js';
+export type { KubeconfigCapability, KubeconfigPolicy, KubeconfigSource, KubeconfigViolation, LoadKubeconfigOptions } from './untrusted.js';
 export {
   KubeconfigError,
   KubeconfigInvalidError,
   KubeconfigRejectedError,
+  ParsedKubeconfig,
   connectionFingerprint,
   listKubeconfigContexts,
   loadUntrustedKubeconfig,
+  parseUntrustedKubeconfig,
 } from './untrusted.js';

@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inspect } from 'node:util';
 import { afterAll, describe, expect, test } from 'vitest';
 import {
   KubeconfigInvalidError,
@@ -8,6 +9,7 @@ import {
   connectionFingerprint,
   listKubeconfigContexts,
   loadUntrustedKubeconfig,
+  parseUntrustedKubeconfig,
 } from './untrusted.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcr-kubeconfig-'));
@@ -184,5 +186,55 @@ describe('listKubeconfigContexts', () => {
     expect(() => listKubeconfigContexts('contexts: [\n')).toThrow(KubeconfigInvalidError);
     expect(() => listKubeconfigContexts('contexts: 3\n')).toThrow(/contexts must be a list/);
     expect(() => listKubeconfigContexts('- just\n- a list\n')).toThrow(/must be a YAML mapping/);
+  });
+});
+
+describe('parseUntrustedKubeconfig', () => {
+  const twoContexts = (command: string) => `current-context: one
+contexts:
+- name: one
+  context: {cluster: c, user: u}
+- name: two
+  context: {cluster: c, user: u, namespace: team-b}
+clusters:
+- name: c
+  cluster: {server: 'https://127.0.0.1:6443', certificate-authority-data: Q0EK}
+users:
+- name: u
+  user:
+    exec: {apiVersion: client.authentication.k8s.io/v1, command: ${command}, args: [--stage, one]}
+`;
+
+  test('parses once for listing and loading every context, with the same answers as the text', () => {
+    const text = twoContexts('/bin/true');
+    const policy = { allow: ['exec' as const] };
+    const parsed = parseUntrustedKubeconfig(text, policy);
+    expect(listKubeconfigContexts(parsed)).toEqual(listKubeconfigContexts(text));
+    for (const context of ['one', 'two']) {
+      const fromParsed = loadUntrustedKubeconfig(parsed, policy, { context });
+      const fromText = loadUntrustedKubeconfig(text, policy, { context });
+      expect(fromParsed.exportConfig()).toBe(fromText.exportConfig());
+      expect(connectionFingerprint(fromParsed)).toBe(connectionFingerprint(fromText));
+    }
+    // The policy is still applied at load: parsing checked nothing.
+    expect(() => loadUntrustedKubeconfig(parsed, {})).toThrow(KubeconfigRejectedError);
+  });
+
+  test('configs loaded from one parsed document share nothing a client could change', () => {
+    const parsed = parseUntrustedKubeconfig(twoContexts('/bin/true'));
+    const policy = { allow: ['exec' as const] };
+    const one = loadUntrustedKubeconfig(parsed, policy, { context: 'one' });
+    const two = loadUntrustedKubeconfig(parsed, policy, { context: 'two' });
+    (one.getCurrentUser()?.exec as { args: string[] }).args.push('--changed');
+    expect((two.getCurrentUser()?.exec as { args: string[] }).args).toEqual(['--stage', 'one']);
+    expect((loadUntrustedKubeconfig(parsed, policy).getCurrentUser()?.exec as { args: string[] }).args).toEqual(['--stage', 'one']);
+  });
+
+  test('refuses what the text forms refuse, when parsing, and shows no content when logged', () => {
+    expect(() => parseUntrustedKubeconfig('contexts: [\n')).toThrow(KubeconfigInvalidError);
+    expect(() => parseUntrustedKubeconfig('x'.repeat(2048), { maxBytes: 1024 })).toThrow(/larger than 1024 bytes/);
+    const parsed = parseUntrustedKubeconfig(kubeconfig(inlineCluster, tokenUser));
+    expect(inspect(parsed, { depth: 10, showHidden: true })).not.toContain('s3cr3t');
+    expect(JSON.stringify(parsed)).not.toContain('s3cr3t');
   });
 });

@@ -116,27 +116,59 @@ function parseDocument(text: string, maxBytes: number): Dict {
   return doc;
 }
 
+let parsedKubeconfig: (doc: Dict) => ParsedKubeconfig;
+let documentOfParsed: (parsed: ParsedKubeconfig) => Dict;
+
+/**
+ * An untrusted kubeconfig parsed once, to list its contexts and load several of them without parsing the YAML again
+ * for each (parsing is most of what loading costs). Opaque: nothing in it is checked against a policy until it is
+ * loaded, and it shows none of its content (credentials) when logged.
+ */
+export class ParsedKubeconfig {
+  readonly #doc: Dict;
+  private constructor(doc: Dict) {
+    this.#doc = doc;
+  }
+  static {
+    parsedKubeconfig = (doc) => new ParsedKubeconfig(doc);
+    documentOfParsed = (parsed) => parsed.#doc;
+  }
+}
+/** Untrusted kubeconfig input: its text, as a string or bytes, or a document already parsed. */
+export type KubeconfigSource = string | Uint8Array | ParsedKubeconfig;
+
+/**
+ * Parses an untrusted kubeconfig (YAML, at most `policy.maxBytes`, aliases capped) for {@link listKubeconfigContexts}
+ * and {@link loadUntrustedKubeconfig}, which then skip the parsing. Only `maxBytes` of the policy is read here; the
+ * rest applies when a context is loaded. Throws KubeconfigInvalidError.
+ */
+export function parseUntrustedKubeconfig(text: string | Uint8Array, policy: KubeconfigPolicy = {}): ParsedKubeconfig {
+  const source = typeof text === 'string' ? text : Buffer.from(text).toString('utf8');
+  return parsedKubeconfig(parseDocument(source, policy.maxBytes ?? 1024 * 1024));
+}
+
+function documentOf(input: KubeconfigSource, policy: Pick<KubeconfigPolicy, 'maxBytes'>): Dict {
+  return documentOfParsed(input instanceof ParsedKubeconfig ? input : parseUntrustedKubeconfig(input, policy));
+}
+
 /**
  * The context names of an untrusted kubeconfig, in document order, without checking what they refer to (load each
  * with {@link loadUntrustedKubeconfig} and its `context` option for that). Throws KubeconfigInvalidError.
  */
-export function listKubeconfigContexts(text: string | Uint8Array, policy: Pick<KubeconfigPolicy, 'maxBytes'> = {}): string[] {
-  const source = typeof text === 'string' ? text : Buffer.from(text).toString('utf8');
-  const doc = parseDocument(source, policy.maxBytes ?? 1024 * 1024);
-  return namedEntries(doc, 'contexts', 'context').map((c) => c.name);
+export function listKubeconfigContexts(input: KubeconfigSource, policy: Pick<KubeconfigPolicy, 'maxBytes'> = {}): string[] {
+  return namedEntries(documentOf(input, policy), 'contexts', 'context').map((c) => c.name);
 }
 
 /**
- * Parses an untrusted kubeconfig and returns a KubeConfig holding only the selected context, its cluster and its
- * user. Throws KubeconfigInvalidError or KubeconfigRejectedError.
+ * Parses an untrusted kubeconfig (unless given one parsed) and returns a KubeConfig holding only the selected
+ * context, its cluster and its user. Throws KubeconfigInvalidError or KubeconfigRejectedError.
  */
 export function loadUntrustedKubeconfig(
-  text: string | Uint8Array,
+  input: KubeconfigSource,
   policy: KubeconfigPolicy = {},
   options: LoadKubeconfigOptions = {},
 ): KubeConfig {
-  const source = typeof text === 'string' ? text : Buffer.from(text).toString('utf8');
-  const doc = parseDocument(source, policy.maxBytes ?? 1024 * 1024);
+  const doc = documentOf(input, policy);
   const allowed = new Set(policy.allow ?? []);
   const violations: KubeconfigViolation[] = [];
   const need = (path: string, capability: KubeconfigCapability): void => {
@@ -227,7 +259,8 @@ function checkUser(
     if (policy.execCommands && policy.execCommands.length > 0 && !policy.execCommands.includes(command)) {
       throw new KubeconfigRejectedError([{ path: `${path}.exec.command`, capability: 'exec' }]);
     }
-    user.exec = exec;
+    // A copy: several KubeConfigs may be loaded from one parsed document, and none may change another's.
+    user.exec = structuredClone(exec);
   }
   const copy: Array<[string, keyof KcUser]> = [
     ['client-certificate-data', 'certData'],
@@ -243,7 +276,7 @@ function checkUser(
     const value = str(body[from]);
     if (value) (user as Dict)[to] = value;
   }
-  if (isDict(body['auth-provider'])) user.authProvider = body['auth-provider'];
+  if (isDict(body['auth-provider'])) user.authProvider = structuredClone(body['auth-provider']);
   // client-node would read token-file while loading; it is read here only when local files are allowed.
   const tokenFile = str(body['token-file']) ?? str(body['tokenFile']);
   if (tokenFile && allowed.has('localFiles') && !user.token) {

@@ -8,6 +8,7 @@ import {
   connectionFingerprint,
   loadUntrustedKubeconfig,
   type KubeconfigPolicy,
+  type KubeconfigSource,
 } from '../../kubeconfig/untrusted.js';
 import type { KubeConfig } from '@kubernetes/client-node';
 
@@ -56,7 +57,7 @@ export function notReadyCluster(reason: string): DesiredCluster {
  * `keepEngagedOnInvalid`; a policy rejection always disengages (the new content is complete, and refused).
  */
 export function desiredFromKubeconfig(
-  text: string,
+  text: KubeconfigSource,
   policy: KubeconfigPolicy | undefined,
   options: { context?: string; keepEngagedOnInvalid?: boolean } = {},
 ): DesiredCluster {
