@@ -119,7 +119,7 @@ test('--quick projects engages every Milo project and reports memory per project
   expect(r['informers'].heapBytes).toBeGreaterThan(r['engaged'].heapBytes);
 }, 70_000);
 
-test('--quick namespaces engages 100 namespaces of one server and reports memory per namespace, idle and with informers', async () => {
+test('--quick namespaces engages 100 namespaces of one server and reports memory per namespace, idle, with informers and after 10 more join', async () => {
   const json = join(dir, 'namespaces.json');
   const { stdout } = await run(
     process.execPath,
@@ -141,6 +141,11 @@ test('--quick namespaces engages 100 namespaces of one server and reports memory
     expect(stage.seconds).toBeGreaterThan(0);
     expect(stage.heapBytesPerMember).toBeCloseTo((stage.heapBytes - r['before'].heapBytes) / 100);
   }
+  // Namespaces labelled after the informer synced: engaged and reconciled from what it already held.
+  expect(r['joined']).toMatchObject({ joiners: 10 });
+  expect(r['joined'].seconds).toBeGreaterThan(0);
+  expect(r['joined'].heapBytesPerMember).toBeCloseTo((r['joined'].heapBytes - r['before'].heapBytes) / 110);
+  expect(stdout).toMatch(/\n100 +10 more join /);
 }, 70_000);
 
 test('parity: the Go kubeconfig Secret provider and ours engage and reconcile alike under the same Secret changes', async () => {

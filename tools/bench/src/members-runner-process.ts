@@ -4,7 +4,7 @@ import { JsonLineProcess } from './child.js';
 import { ChildProcessFailedError } from './errors.js';
 import type { ErrorReply, MemoryReply } from './protocol.js';
 import type { MembersKind } from './fleet/members-fleet-server.js';
-import type { MembersEngageReply, MembersWatchReply } from './runners/members-runner.js';
+import type { MembersEngageReply, MembersJoinReply, MembersWatchReply } from './runners/members-runner.js';
 
 const runnerScript = fileURLToPath(new URL('./runners/members-runner.js', import.meta.url));
 
@@ -53,6 +53,11 @@ export class MembersRunnerProcess {
   /** Adds the ConfigMap controller; resolves once every member's ConfigMaps were reconciled. */
   watch(timeoutMs: number): Promise<MembersWatchReply> {
     return this.ask<MembersWatchReply>('watch', timeoutMs);
+  }
+
+  /** Namespaces only: resolves once the fleet's late joiners (labelled after this is sent) are engaged and reconciled. */
+  join(timeoutMs: number): Promise<MembersJoinReply> {
+    return this.ask<MembersJoinReply>('join', timeoutMs);
   }
 
   stop(): Promise<void> {

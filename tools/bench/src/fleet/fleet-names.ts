@@ -7,3 +7,8 @@ export const BENCH_NAMESPACE = 'default';
 export function objectName(i: number): string {
   return `obj-${i}`;
 }
+
+/** How many late joiners a namespaces fleet of `members` has: namespaces labelled as members only on `join`. */
+export function joinersOf(members: number): number {
+  return Math.max(1, Math.floor(members / 10));
+}

@@ -44,6 +44,14 @@ export class MembersFleetProcess {
     return fleet;
   }
 
+  /** Labels a namespaces fleet's late joiners as members; resolves with how many once every label is written. */
+  async join(): Promise<number> {
+    const reply = await this.proc.request<{ type: string; joiners?: number; message?: string }>('join', 60_000);
+    if (reply.type !== 'joined' || reply.joiners === undefined)
+      throw new Error(`${this.kind} fleet server: ${reply.message ?? 'no joiners'}`);
+    return reply.joiners;
+  }
+
   /** The admin kubeconfig: Milo's API (Projects, and each project's control plane under it), or the namespaces' host. */
   get kubeconfigPath(): string {
     return join(this.dir, 'host.kubeconfig');

@@ -3,7 +3,9 @@
  * NamespaceProvider in a process of its own, driven in stages so that each stage's memory can be read apart: `memory`
  * (heap and RSS after forced GC), `engage` (starts the manager and answers once all `--members` members are engaged,
  * no controller yet), `watch` (adds one ConfigMap controller, which starts an informer in every engaged member, or
- * routes the host's one informer to each, and answers once each member's ConfigMaps were reconciled), `stop`. Started
+ * routes the host's one informer to each, and answers once each member's ConfigMaps were reconciled), `join`
+ * (namespaces only: answers once the fleet's late joiners, labelled meanwhile, are engaged and their ConfigMaps,
+ * already in the host's informer, reconciled), `stop`. Started
  * as `node --expose-gc members-runner.js --kind milo|namespaces --kubeconfig FILE --members N --objects M`.
  */
 import { readFile } from 'node:fs/promises';
@@ -13,6 +15,7 @@ import { newManager, silentLogger } from '@multicluster-runtime/core';
 import { loadUntrustedKubeconfig } from '@multicluster-runtime/core/kubeconfig';
 import { MiloProvider } from '@multicluster-runtime/provider-milo';
 import { NamespaceProvider } from '@multicluster-runtime/provider-namespace';
+import { joinersOf } from '../fleet/fleet-names.js';
 import { addBenchController } from './bench-controller.js';
 import { memoryAfterGc } from './gc-memory.js';
 import { Recorder } from './recorder.js';
@@ -31,6 +34,14 @@ export interface MembersWatchReply {
   members: number;
   reconciles: number;
   watchMs: number;
+}
+
+/** Answer to `join`: ms from the command until every late joiner was engaged and its ConfigMaps reconciled. */
+export interface MembersJoinReply {
+  id: number;
+  type: 'join';
+  joiners: number;
+  joinMs: number;
 }
 
 const pollMs = 20;
@@ -108,6 +119,19 @@ async function main(): Promise<void> {
     return { id, type: 'watch', members: reconciled, reconciles: recorder.stats().reconciles, watchMs: performance.now() - t0 };
   };
 
+  let joined = false;
+  const join = async (id: number): Promise<MembersJoinReply> => {
+    if (!watching || joined || kind !== 'namespaces') throw new Error('join follows watch, once, with namespaces');
+    joined = true;
+    const joiners = joinersOf(members);
+    const t0 = performance.now();
+    await until(
+      () => engaged() >= members + joiners && recorder.stats().reconciles >= (members + joiners) * objects,
+      `${joiners} late joiners engaged and their ConfigMaps reconciled`,
+    );
+    return { id, type: 'join', joiners, joinMs: performance.now() - t0 };
+  };
+
   send({ type: 'ready', impl: 'mcr', pid: process.pid });
   const lines = createInterface({ input: process.stdin });
   try {
@@ -128,6 +152,9 @@ async function main(): Promise<void> {
             break;
           case 'watch':
             send(await watch(cmd.id));
+            break;
+          case 'join':
+            send(await join(cmd.id));
             break;
           case 'stop':
             return;

@@ -5,8 +5,9 @@
  * context only. `namespaces` (issue 19): N namespaces of one API server, NamespaceProvider, whose members share the
  * host's informers. Each measures the time from the manager's start until all N are engaged, and heap and RSS per
  * member after forced GC (minus the same process before starting), first with the members engaged and idle, then once
- * one ConfigMap controller has reconciled every member's ConfigMaps. Only mcr runs them: no baseline has these
- * providers.
+ * one ConfigMap controller has reconciled every member's ConfigMaps; for namespaces, then once N/10 more namespaces,
+ * whose ConfigMaps the shared informer already holds, were labelled as members and reconciled (the late-join path).
+ * Only mcr runs them: no baseline has these providers.
  */
 import { MembersFleetProcess } from '../fleet/members-fleet-process.js';
 import type { MembersKind } from '../fleet/members-fleet-server.js';
@@ -33,6 +34,12 @@ export interface MembersResult {
   before: { heapBytes: number; rssBytes: number };
   engaged: MembersStage;
   informers: MembersStage & { reconciles: number };
+  /**
+   * Namespaces only: after the informers stage, N/10 more namespaces, whose ConfigMaps the host's informer already
+   * holds, are labelled as members. `seconds`: from the label request until all are engaged and their ConfigMaps
+   * reconciled; memory per member counts every member, the joiners too.
+   */
+  joined?: MembersStage & { joiners: number };
 }
 
 interface ScaleSpec {
@@ -66,7 +73,8 @@ const specs: Record<'projects' | 'namespaces', ScaleSpec> = {
     nouns: 'namespaces',
     title: (n) =>
       `Namespaces engaged in one process (mcr NamespaceProvider; ${n} namespaces of one API server, ${objects} ConfigMaps each; ` +
-      'after GC, minus the process before starting)',
+      'after GC, minus the process before starting)\nThen N/10 namespaces whose ConfigMaps the informer already holds are labelled ' +
+      'as members: label written -> all engaged and reconciled (memory per namespace counts them too)',
   },
 };
 
@@ -85,17 +93,26 @@ async function measure(fleet: MembersFleetProcess): Promise<MembersResult> {
   const runner = await MembersRunnerProcess.start(fleet.kind, fleet.kubeconfigPath, members, objects);
   try {
     const before = await settledMemory(() => runner.memory());
-    const stage = (m: { heapBytes: number; rssBytes: number }, seconds: number): MembersStage => ({
+    const stage = (m: { heapBytes: number; rssBytes: number }, seconds: number, count = members): MembersStage => ({
       ...m,
       seconds,
-      heapBytesPerMember: (m.heapBytes - before.heapBytes) / members,
-      rssBytesPerMember: (m.rssBytes - before.rssBytes) / members,
+      heapBytesPerMember: (m.heapBytes - before.heapBytes) / count,
+      rssBytesPerMember: (m.rssBytes - before.rssBytes) / count,
     });
     const engage = await runner.engage(60_000 + members * 200);
     const engaged = stage(await settledMemory(() => runner.memory()), engage.engageMs / 1000);
     const watch = await runner.watch(60_000 + members * 300);
     const informers = { ...stage(await settledMemory(() => runner.memory()), watch.watchMs / 1000), reconciles: watch.reconciles };
-    return { impl: 'mcr', members, objectsPerMember: objects, before, engaged, informers };
+    const result: MembersResult = { impl: 'mcr', members, objectsPerMember: objects, before, engaged, informers };
+    if (fleet.kind === 'namespaces') {
+      // The runner starts its clock before the labels are written, and answers once it has seen them all through.
+      const joining = runner.join(60_000 + members * 100);
+      await fleet.join();
+      const join = await joining;
+      const memory = await settledMemory(() => runner.memory());
+      result.joined = { ...stage(memory, join.joinMs / 1000, members + join.joiners), joiners: join.joiners };
+    }
+    return result;
   } finally {
     await runner.stop();
   }
@@ -152,7 +169,11 @@ async function membersScale(spec: ScaleSpec, ctx: ScenarioContext): Promise<Scen
     params,
     results: results as unknown as Record<string, unknown>[],
     errors,
-    table: renderTable(spec.title(members), header, [row('engaged, idle', r?.engaged), row('informers started', r?.informers)]),
+    table: renderTable(spec.title(members), header, [
+      row('engaged, idle', r?.engaged),
+      row('informers started', r?.informers),
+      ...(spec.name === 'namespaces' ? [row(`${r?.joined?.joiners ?? '?'} more join`, r?.joined)] : []),
+    ]),
   };
 }
 
