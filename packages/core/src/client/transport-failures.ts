@@ -40,6 +40,8 @@ export function classify(err: unknown): { kind: TransportFailure; message: strin
     const text = `${typeof message === 'string' && message !== '' ? message : code}`;
     if (timeoutCodes.has(code)) return { kind: code === 'UND_ERR_CONNECT_TIMEOUT' ? 'connect' : 'timeout', message: text };
     if (connectCodes.has(code)) return { kind: 'connect', message: `cannot connect: ${text}` };
+    // OpenSSL refusing the client certificate, key or CA itself (bad PEM): a TLS problem no connection attempt fixes.
+    if (code.startsWith('ERR_OSSL')) return { kind: 'tls', message: `TLS credentials do not parse: ${text}` };
     if (tlsCodes.has(code) || code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL')) {
       return { kind: 'tls', message: `TLS handshake failed: ${text}` };
     }

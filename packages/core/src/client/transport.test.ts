@@ -285,6 +285,19 @@ describe('Transport.forConfig', () => {
     expect(() => Transport.forConfig(kubeconfig('ftp://h'))).toThrow(/https:\/\/ or http:\/\//);
     expect(() => Transport.forConfig(kubeconfig('https://h'), { maxConnections: 0 })).toThrow(/maxConnections/);
   });
+
+  it('fails each request with a tls TransportError when the client certificate does not parse, naming none of it', async () => {
+    const garbage = Buffer.from('-----BEGIN CERTIFICATE-----\nnot-base64-s3cr3t\n-----END CERTIFICATE-----\n').toString('base64');
+    const transport = Transport.forConfig(kubeconfig('https://127.0.0.1:1', { keyData: garbage, certData: garbage }));
+    cleanups.push(() => transport.close());
+    for (let i = 0; i < 2; i++) {
+      const err = await rejection(transport.request({ method: 'GET', path: '/version' }));
+      expect(err).toBeInstanceOf(TransportError);
+      expect(err).toMatchObject({ kind: 'tls' });
+      expect(err.message).toMatch(/TLS credentials do not parse: .*bad base64 decode/);
+      expect(err.message).not.toContain('s3cr3t');
+    }
+  });
 });
 
 describe('Transport.watch', () => {
