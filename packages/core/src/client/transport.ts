@@ -18,6 +18,7 @@
  *   than `maxResponseBytes`, or a watch event longer than `maxWatchEventLength`, fails that request or watch with a
  *   TransportError of kind `too-large` as soon as the limit is passed, and the connection is dropped.
  */
+import { createSecureContext, type SecureContext } from 'node:tls';
 import type { Dispatcher } from 'undici';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { deadline } from '../signal/deadline.js';
@@ -340,6 +341,7 @@ export class Transport {
         ca: tls.ca,
         cert: tls.cert,
         key: tls.key,
+        ...sharedSecureContext(tls),
         rejectUnauthorized: tls.rejectUnauthorized,
         servername: tls.servername,
         // TCP keep-alive probes find dead peers on quiet connections (client-go uses 30 s too).
@@ -381,4 +383,18 @@ function queryString(query: Query | undefined): string {
 function idleTimeoutFor(query: Query): number {
   const t = Number(query['timeoutSeconds']);
   return Number.isFinite(t) && t > 0 ? Math.max(defaultIdleTimeoutMs, t * 1000 + 30_000) : defaultIdleTimeoutMs;
+}
+
+/**
+ * One TLS context (the CA, certificate and key, parsed: about a millisecond of CPU) for every connection made with
+ * this material; given only the PEM, each new connection, a watch's say, parses it all again. Material that does not
+ * parse gets none here, so connecting fails with the error it always did.
+ */
+function sharedSecureContext(tls: TlsMaterial): { secureContext?: SecureContext } {
+  if (tls.ca === undefined && tls.cert === undefined && tls.key === undefined) return {};
+  try {
+    return { secureContext: createSecureContext({ ca: tls.ca, cert: tls.cert, key: tls.key }) };
+  } catch {
+    return {};
+  }
 }
