@@ -4,6 +4,29 @@
  * (tools/go-baseline) speak it alike, so every scenario drives every implementation the same way.
  */
 
+import { createInterface } from 'node:readline';
+
+/**
+ * The commands a bench child reads from `input` (stdin): one JSON object per line, lines that are not JSON skipped.
+ * Ends when the input closes or the caller stops iterating.
+ */
+export async function* readCommands<T extends { cmd?: unknown }>(input: NodeJS.ReadableStream = process.stdin): AsyncGenerator<T> {
+  const lines = createInterface({ input });
+  try {
+    for await (const line of lines) {
+      let cmd: T;
+      try {
+        cmd = JSON.parse(line) as T;
+      } catch {
+        continue;
+      }
+      yield cmd;
+    }
+  } finally {
+    lines.close();
+  }
+}
+
 /** The writer stamps each update with its wall clock (µs since the epoch) under this annotation. */
 export const SENT_AT_ANNOTATION = 'bench.multicluster-runtime.io/sent-at';
 

@@ -5,12 +5,12 @@
  * `member-<i>.kubeconfig`), prints `{"type":"ready",…}` and then answers `stats` and `stop` on stdin until it closes.
  */
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { KubeConfig } from '@kubernetes/client-node';
 import { Transport } from '@multicluster-runtime/core/client';
 import { startApiServer, startFleet, type ApiServer } from '@multicluster-runtime/envtest';
 import { mapConcurrent } from '../concurrency.js';
+import { readCommands } from '../protocol.js';
 import { BENCH_NAMESPACE, objectName } from './fleet-names.js';
 
 async function seed(server: ApiServer, objects: number): Promise<void> {
@@ -54,13 +54,7 @@ async function main(): Promise<void> {
       await server.writeKubeconfig(join(dir, `member-${i}.kubeconfig`));
     });
     process.stdout.write(`${JSON.stringify({ type: 'ready', members, objects, pid: process.pid })}\n`);
-    for await (const line of createInterface({ input: process.stdin })) {
-      let cmd: { id?: number; cmd?: string };
-      try {
-        cmd = JSON.parse(line) as typeof cmd;
-      } catch {
-        continue;
-      }
+    for await (const cmd of readCommands<{ id?: number; cmd?: string }>()) {
       if (cmd.cmd === 'stop') break;
       if (cmd.cmd === 'stats') {
         const total = { connections: 0, requests: 0, openWatches: 0 };

@@ -8,13 +8,13 @@
  * `{"type":"ready",…}`, then answers `{id, cmd: "join"}` until stdin closes or says stop.
  */
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { newCluster } from '@multicluster-runtime/core';
 import { loadUntrustedKubeconfig } from '@multicluster-runtime/core/kubeconfig';
 import { startApiServer } from '@multicluster-runtime/envtest';
 import { startMiloServer } from '@multicluster-runtime/envtest/milo';
 import { mapConcurrent } from '../concurrency.js';
+import { readCommands } from '../protocol.js';
 import { BENCH_NAMESPACE, joinersOf, objectName } from './fleet-names.js';
 
 /** Which members a scale scenario engages. */
@@ -120,13 +120,7 @@ async function main(): Promise<void> {
     await served.writeKubeconfig(join(values.dir, 'host.kubeconfig'));
     process.stdout.write(`${JSON.stringify({ type: 'ready', kind, members, objects, pid: process.pid })}\n`);
     // Serves until the bench closes stdin (or says stop).
-    for await (const line of createInterface({ input: process.stdin })) {
-      let cmd: { id?: number; cmd?: string };
-      try {
-        cmd = JSON.parse(line) as typeof cmd;
-      } catch {
-        continue;
-      }
+    for await (const cmd of readCommands<{ id?: number; cmd?: string }>()) {
       if (cmd.cmd === 'stop') break;
       if (cmd.cmd === 'join') {
         try {

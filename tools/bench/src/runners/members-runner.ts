@@ -9,13 +9,13 @@
  * as `node --expose-gc members-runner.js --kind milo|namespaces --kubeconfig FILE --members N --objects M`.
  */
 import { readFile } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { newManager, silentLogger } from '@multicluster-runtime/core';
 import { loadUntrustedKubeconfig } from '@multicluster-runtime/core/kubeconfig';
 import { MiloProvider } from '@multicluster-runtime/provider-milo';
 import { NamespaceProvider } from '@multicluster-runtime/provider-namespace';
 import { joinersOf } from '../fleet/fleet-names.js';
+import { readCommands } from '../protocol.js';
 import { addBenchController } from './bench-controller.js';
 import { memoryAfterGc } from './gc-memory.js';
 import { Recorder } from './recorder.js';
@@ -133,15 +133,8 @@ async function main(): Promise<void> {
   };
 
   send({ type: 'ready', impl: 'mcr', pid: process.pid });
-  const lines = createInterface({ input: process.stdin });
   try {
-    for await (const line of lines) {
-      let cmd: { id: number; cmd: string };
-      try {
-        cmd = JSON.parse(line) as typeof cmd;
-      } catch {
-        continue;
-      }
+    for await (const cmd of readCommands<{ id: number; cmd: string }>()) {
       try {
         switch (cmd.cmd) {
           case 'memory':
@@ -166,7 +159,6 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    lines.close();
     stop.abort();
     await running?.catch(() => {});
   }

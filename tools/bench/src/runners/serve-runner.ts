@@ -2,8 +2,7 @@
  * The stdin/stdout loop shared by the TypeScript runners: starts the implementation, announces it, then answers
  * commands until "stop" or until stdin closes (the bench went away), and stops the implementation before exiting.
  */
-import { createInterface } from 'node:readline';
-import type { RunnerCommand, RunnerMessage } from '../protocol.js';
+import { readCommands, type RunnerCommand, type RunnerMessage } from '../protocol.js';
 import { memoryAfterGc } from './gc-memory.js';
 import { Recorder } from './recorder.js';
 import { parseRunnerArgs, type RunnerArgs } from './runner-args.js';
@@ -33,42 +32,31 @@ export async function serveRunner(impl: string, start: StartImpl): Promise<void>
   const running = await start(args, recorder);
   send({ type: 'ready', impl, pid: process.pid });
 
-  const lines = createInterface({ input: process.stdin });
-  try {
-    for await (const line of lines) {
-      let cmd: RunnerCommand;
-      try {
-        cmd = JSON.parse(line) as RunnerCommand;
-      } catch {
-        continue;
-      }
-      const { id } = cmd;
-      switch (cmd.cmd) {
-        case 'engaged':
-          send({ id, type: 'engaged', clusters: running.engaged() });
-          break;
-        case 'reset':
-          recorder.reset();
-          send({ id, type: 'reset', cpuMs: cpuMs() });
-          break;
-        case 'stats':
-          send({ id, type: 'stats', ...recorder.stats(), cpuMs: cpuMs() });
-          break;
-        case 'memory':
-          send(memoryAfterGc(id));
-          break;
-        case 'stop':
-          await running.stop();
-          send({ id, type: 'stop' });
-          return;
-        default:
-          send({ id, type: 'error', message: `unknown command ${String((cmd as { cmd: unknown }).cmd)}` });
-      }
+  for await (const cmd of readCommands<RunnerCommand>()) {
+    const { id } = cmd;
+    switch (cmd.cmd) {
+      case 'engaged':
+        send({ id, type: 'engaged', clusters: running.engaged() });
+        break;
+      case 'reset':
+        recorder.reset();
+        send({ id, type: 'reset', cpuMs: cpuMs() });
+        break;
+      case 'stats':
+        send({ id, type: 'stats', ...recorder.stats(), cpuMs: cpuMs() });
+        break;
+      case 'memory':
+        send(memoryAfterGc(id));
+        break;
+      case 'stop':
+        await running.stop();
+        send({ id, type: 'stop' });
+        return;
+      default:
+        send({ id, type: 'error', message: `unknown command ${String((cmd as { cmd: unknown }).cmd)}` });
     }
-    await running.stop();
-  } finally {
-    lines.close();
   }
+  await running.stop();
 }
 
 /** Entry-point wrapper: a failure to start is printed on stderr and exits non-zero. */
