@@ -6,9 +6,8 @@
  * variables, which reach the plugin as `argv` and `env` (never through a shell). Everything refused says why, and no
  * value from the profile other than provider names is quoted back.
  */
-import { X509Certificate } from 'node:crypto';
 import type { Cluster } from '@multicluster-runtime/core';
-import { connectionFingerprint } from '@multicluster-runtime/core/kubeconfig';
+import { certificateAuthorityProblem, connectionFingerprint } from '@multicluster-runtime/core/kubeconfig';
 import { refusedCluster, type DesiredCluster } from '@multicluster-runtime/core/providers';
 import type { AccessConfig, AccessProviderConfig } from './access-config.js';
 import type { ClusterProfile, ProfileAccessProvider, ProfileCluster } from './cluster-profile.js';
@@ -163,19 +162,9 @@ function checkedServer(value: unknown, where: string): string {
 function checkedCa(value: unknown, where: string): string | undefined {
   if (value === undefined || value === '') return undefined;
   const field = `${where}.certificate-authority-data`;
-  if (typeof value !== 'string' || !/^[A-Za-z0-9+/]+={0,2}$/.test(value.replace(/\s/g, ''))) {
-    throw new Refusal('invalid', `${field} is not base64`);
-  }
-  const pem = Buffer.from(value, 'base64').toString('utf8');
-  const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
-  if (blocks.length === 0) throw new Refusal('invalid', `${field} holds no PEM certificate`);
-  for (const block of blocks) {
-    try {
-      new X509Certificate(block);
-    } catch {
-      throw new Refusal('invalid', `${field} holds a certificate that does not parse`);
-    }
-  }
+  if (typeof value !== 'string') throw new Refusal('invalid', `${field} is not base64`);
+  const problem = certificateAuthorityProblem(value);
+  if (problem) throw new Refusal('invalid', `${field} ${problem}`);
   return value.replace(/\s/g, '');
 }
 

@@ -10,6 +10,7 @@ export {
   KubeconfigInvalidError,
   KubeconfigRejectedError,
   ParsedKubeconfig,
+  certificateAuthorityProblem,
   connectionFingerprint,
   listKubeconfigContexts,
   loadUntrustedKubeconfig,

@@ -2,10 +2,12 @@ import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
+import { createCertificateAuthority } from '@multicluster-runtime/envtest';
 import { afterAll, describe, expect, test } from 'vitest';
 import {
   KubeconfigInvalidError,
   KubeconfigRejectedError,
+  certificateAuthorityProblem,
   connectionFingerprint,
   listKubeconfigContexts,
   loadUntrustedKubeconfig,
@@ -13,6 +15,8 @@ import {
 } from './untrusted.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcr-kubeconfig-'));
+/** A real CA certificate, base64 of its PEM, as kubeconfigs carry it. */
+const caData = Buffer.from((await createCertificateAuthority()).certPem).toString('base64');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A credential plugin that leaves a marker file behind, so a test can prove whether it ever ran. */
@@ -45,7 +49,7 @@ ${user}
 ${extra}`;
 }
 
-const inlineCluster = '    server: https://127.0.0.1:6443\n    certificate-authority-data: Q0EK';
+const inlineCluster = `    server: https://127.0.0.1:6443\n    certificate-authority-data: ${caData}`;
 const tokenUser = '    token: s3cr3t-token-value';
 
 describe('loadUntrustedKubeconfig', () => {
@@ -116,7 +120,7 @@ describe('loadUntrustedKubeconfig', () => {
       kubeconfig(inlineCluster, tokenUser).replace('current-context: ctx', 'current-context: nope'),
       /context "nope" not found/,
     ],
-    ['a missing server', kubeconfig('    certificate-authority-data: Q0EK', tokenUser), /server is missing/],
+    ['a missing server', kubeconfig(`    certificate-authority-data: ${caData}`, tokenUser), /server is missing/],
     ['credentials in the URL', kubeconfig('    server: https://admin:pw@127.0.0.1', tokenUser), /must not carry credentials/],
     ['duplicate keys', kubeconfig(inlineCluster, `${tokenUser}\n    token: other`), /not valid YAML/],
     [
@@ -132,6 +136,30 @@ describe('loadUntrustedKubeconfig', () => {
 
   test('rejects oversized documents before parsing', () => {
     expect(() => loadUntrustedKubeconfig('x'.repeat(2048), { maxBytes: 1024 })).toThrow(/larger than 1024 bytes/);
+  });
+
+  test('refuses a certificate-authority-data that is not base64 PEM certificates that parse, naming none of it', () => {
+    const b64 = (text: string) => Buffer.from(text).toString('base64');
+    const bad = '-----BEGIN CERTIFICATE-----\nAAAAs3cr3t\n-----END CERTIFICATE-----\n';
+    for (const [value, problem] of [
+      ['not base64 at all!', /certificate-authority-data is not base64$/],
+      [b64('just text, no certificate'), /certificate-authority-data holds no PEM certificate$/],
+      [b64(bad), /certificate-authority-data holds a certificate that does not parse$/],
+      [b64(Buffer.from(caData, 'base64').toString('utf8') + bad), /holds a certificate that does not parse$/],
+    ] as const) {
+      const text = kubeconfig(`    server: https://127.0.0.1:6443\n    certificate-authority-data: ${value}`, tokenUser);
+      expect(() => loadUntrustedKubeconfig(text)).toThrow(KubeconfigInvalidError);
+      expect(() => loadUntrustedKubeconfig(text)).toThrow(problem);
+      expect(() => loadUntrustedKubeconfig(text)).not.toThrow(/s3cr3t|AAAA/);
+    }
+    // A bundle of two CAs is fine.
+    const second = Buffer.from(caData, 'base64').toString('utf8');
+    const bundle = b64(second + second);
+    expect(certificateAuthorityProblem(bundle)).toBeUndefined();
+    const loaded = loadUntrustedKubeconfig(
+      kubeconfig(`    server: https://127.0.0.1:6443\n    certificate-authority-data: ${bundle}`, tokenUser),
+    );
+    expect(loaded.getCurrentCluster()?.caData).toBe(bundle);
   });
 });
 
@@ -198,7 +226,7 @@ contexts:
   context: {cluster: c, user: u, namespace: team-b}
 clusters:
 - name: c
-  cluster: {server: 'https://127.0.0.1:6443', certificate-authority-data: Q0EK}
+  cluster: {server: 'https://127.0.0.1:6443', certificate-authority-data: ${caData}}
 users:
 - name: u
   user:

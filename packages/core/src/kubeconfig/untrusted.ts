@@ -7,7 +7,7 @@
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Cluster as KcCluster, Context as KcContext, User as KcUser } from '@kubernetes/client-node';
-import { createHash } from 'node:crypto';
+import { X509Certificate, createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { arrayOf, nonEmptyString, oneOf, positiveInteger, type Shape } from '../options/rules.js';
@@ -203,6 +203,9 @@ export function loadUntrustedKubeconfig(
   if (serverUrl.protocol === 'http:') need(`${cluster.path}.server`, 'insecureTransport');
   const skipTLSVerify = cluster.body['insecure-skip-tls-verify'] === true;
   if (skipTLSVerify) need(`${cluster.path}.insecure-skip-tls-verify`, 'insecureTransport');
+  const caData = str(cluster.body['certificate-authority-data']);
+  const caProblem = caData === undefined ? undefined : certificateAuthorityProblem(caData);
+  if (caProblem) throw new KubeconfigInvalidError(`${cluster.path}.certificate-authority-data ${caProblem}`);
   const caFile = str(cluster.body['certificate-authority']);
   if (caFile) need(`${cluster.path}.certificate-authority`, 'localFiles');
   const proxyUrl = str(cluster.body['proxy-url']);
@@ -222,7 +225,7 @@ export function loadUntrustedKubeconfig(
     name: cluster.name,
     server: server.replace(/\/$/, ''),
     skipTLSVerify,
-    ...(str(cluster.body['certificate-authority-data']) ? { caData: str(cluster.body['certificate-authority-data']) } : {}),
+    ...(caData ? { caData } : {}),
     ...(caFile ? { caFile } : {}),
     ...(str(cluster.body['tls-server-name']) ? { tlsServerName: str(cluster.body['tls-server-name']) } : {}),
     ...(proxyUrl ? { proxyUrl } : {}),
@@ -236,6 +239,27 @@ export function loadUntrustedKubeconfig(
   const kc = new KubeConfig();
   kc.loadFromOptions({ clusters: [kcCluster], users: [user], contexts: [kcContext], currentContext: kcContext.name });
   return kc;
+}
+
+/**
+ * What is wrong with a `certificate-authority-data` value, or undefined when it is base64 of one or more PEM
+ * certificates that all parse. Node's TLS would skip a CA it cannot parse and fail only at the handshake; client-go
+ * refuses such a config when it is built, and so does loading here. The answer names no part of the value.
+ */
+export function certificateAuthorityProblem(base64: string): string | undefined {
+  const compact = base64.replace(/\s/g, '');
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(compact)) return 'is not base64';
+  const pem = Buffer.from(compact, 'base64').toString('utf8');
+  const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
+  if (blocks.length === 0) return 'holds no PEM certificate';
+  for (const block of blocks) {
+    try {
+      new X509Certificate(block);
+    } catch {
+      return 'holds a certificate that does not parse';
+    }
+  }
+  return undefined;
 }
 
 function checkUser(
