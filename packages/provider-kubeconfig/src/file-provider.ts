@@ -22,7 +22,7 @@ import {
 import { anyValue } from '@multicluster-runtime/core/options';
 import { whenAborted } from '@multicluster-runtime/core/signal';
 import type { ClusterName, KubeconfigPolicy, ProviderContext } from '@multicluster-runtime/core';
-import type { ClusterConnectionOptions } from '@multicluster-runtime/core/providers';
+import type { ClusterConnectionOptions, DesiredCluster } from '@multicluster-runtime/core/providers';
 import { pathSpec, type PathSpec } from './path-spec.js';
 
 /**
@@ -186,8 +186,8 @@ export class KubeconfigFileProvider extends EngagerProvider {
         return; // not complete yet: the rescan will tell
       }
       if (contexts.length === 0) return;
-      const usable = contexts.every((context) => desiredFromKubeconfig(parsed, this.options.policy, { context }).kind === 'config');
-      if (usable) this.load(path, content.text, content, parsed);
+      const desired = new Map(contexts.map((context) => [context, desiredFromKubeconfig(parsed, this.options.policy, { context })]));
+      if ([...desired.values()].every((d) => d.kind === 'config')) this.load(path, content.text, content, { parsed, desired });
     });
   }
 
@@ -293,15 +293,21 @@ export class KubeconfigFileProvider extends EngagerProvider {
     }
   }
 
-  /** Acts on a file's new content; `parsed` is its text already parsed, if the caller has it. */
-  private load(path: string, seen: string, content: Exclude<FileContent, { kind: 'gone' }>, parsed?: ParsedKubeconfig): void {
+  /** Acts on a file's new content; `known` is what the caller already made of it (its text parsed, each context loaded). */
+  private load(
+    path: string,
+    seen: string,
+    content: Exclude<FileContent, { kind: 'gone' }>,
+    known?: { parsed: ParsedKubeconfig; desired: ReadonlyMap<string, DesiredCluster> },
+  ): void {
     const file = this.files.get(path) ?? { seen, contexts: new Set<string>() };
     this.files.set(path, file);
     file.seen = seen;
     let contexts: string[];
+    let parsed: ParsedKubeconfig;
     try {
       if (content.kind === 'problem') throw new Error(content.problem);
-      parsed ??= parseUntrustedKubeconfig(content.text, this.options.policy);
+      parsed = known?.parsed ?? parseUntrustedKubeconfig(content.text, this.options.policy);
       contexts = listKubeconfigContexts(parsed);
       if (contexts.length === 0) throw new Error('the kubeconfig has no contexts');
     } catch (err) {
@@ -323,7 +329,8 @@ export class KubeconfigFileProvider extends EngagerProvider {
       if (!next.has(context)) this.engager.wish(this.clusterName(path, context), absentCluster);
     }
     for (const context of next) {
-      const desired = desiredFromKubeconfig(parsed, this.options.policy, { context, keepEngagedOnInvalid: true });
+      const desired =
+        known?.desired.get(context) ?? desiredFromKubeconfig(parsed, this.options.policy, { context, keepEngagedOnInvalid: true });
       this.engager.wish(this.clusterName(path, context), desired);
     }
     file.contexts = next;
