@@ -47,8 +47,8 @@ export async function engageScenario(ctx: ScenarioContext): Promise<ScenarioResu
             concurrency: 1,
           });
           const r = runner;
-          let cpuMs = 0;
-          const round = async (size: number): Promise<number[]> => {
+          /** One round: each cluster's appear → first reconcile (ms), and the runner's CPU meanwhile (ms). */
+          const round = async (size: number): Promise<{ latencies: number[]; cpuMs: number }> => {
             const ids = Array.from({ length: size }, (_, i) => ({ id: `e${seq++}`, member: i }));
             const cpuBefore = await r.reset();
             const published = await Promise.all(
@@ -59,18 +59,22 @@ export async function engageScenario(ctx: ScenarioContext): Promise<ScenarioResu
               60_000 + size * 1000,
               `${size} first reconciles (${impl.name}, ${source})`,
             );
-            cpuMs += (await r.stats()).cpuMs - cpuBefore;
+            const cpuMs = (await r.stats()).cpuMs - cpuBefore;
             const latencies = ids.map(({ id }, i) => (r.firsts.get(id)! - published[i]!) / 1000);
             await Promise.all(ids.map(({ id }) => (source === 'file' ? fleet.unpublishFile(dir, id) : fleet.unpublishSecret(id))));
             await waitFor(async () => (await r.engaged()) === 0, 60_000, `${size} clusters to disengage (${impl.name}, ${source})`, 50);
-            return latencies;
+            return { latencies, cpuMs };
           };
           await round(1); // warm-up
           for (const size of sizes) {
             const rounds = roundsFor(size);
             const samples: number[] = [];
-            cpuMs = 0;
-            for (let i = 0; i < rounds; i++) samples.push(...(await round(size)));
+            let cpuMs = 0;
+            for (let i = 0; i < rounds; i++) {
+              const done = await round(size);
+              samples.push(...done.latencies);
+              cpuMs += done.cpuMs;
+            }
             const latencyMs = summarize(samples);
             const cpuMsPerCluster = cpuMs / samples.length;
             results.push({ impl: impl.name, source, clusters: size, rounds, latencyMs, cpuMsPerCluster });
