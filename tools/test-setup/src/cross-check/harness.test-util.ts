@@ -100,8 +100,10 @@ export interface StepExpectation {
   /** The members upstream engages anew where it differs on purpose (default: `reengaged`). */
   readonly goReengaged?: readonly string[];
   /**
-   * Members (names) upstream must have engaged anew and lost again in this step (a known upstream bug, listed in the
-   * README): waiting for that, rather than only for their absence, keeps the bug's tail out of the next step.
+   * Members (names) upstream must have lost in this step (a known upstream bug, listed in the README): the old
+   * engagement ended and every engagement begun in the step ended too. Whether the replacement engaged before it was
+   * lost is a race in upstream (its cache may or may not have synced first), so either is accepted; waiting for every
+   * end, rather than only for the member's absence, keeps the bug's tail out of the next step.
    */
   readonly goLost?: readonly string[];
 }
@@ -204,11 +206,11 @@ export class CrossCheck {
       const history = side.observation.history.slice(side.historyMark);
       return anew.every((c) => history.includes(`-${c}`) && history.includes(`+${c}`));
     };
-    /** Each member upstream must lose had its old engagement end, a new one begin, and that one end too. */
+    /** Each member upstream must lose had its old engagement end, and each engagement begun since end as well. */
     const lost = (side: Side): boolean => {
       const history = side.observation.history.slice(side.historyMark);
       const count = (h: string) => history.filter((x) => x === h).length;
-      return (expectation.goLost ?? []).every((c) => count(`+${c}`) >= 1 && count(`-${c}`) >= 2);
+      return (expectation.goLost ?? []).every((c) => count(`-${c}`) === count(`+${c}`) + 1);
     };
     const converged = (side: Side, engaged: string[]): boolean =>
       JSON.stringify([...side.observation.engaged].sort()) === JSON.stringify(engaged) &&
