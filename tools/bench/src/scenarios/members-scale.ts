@@ -12,10 +12,9 @@
 import { MembersFleetProcess } from '../fleet/members-fleet-process.js';
 import type { MembersKind } from '../fleet/members-fleet-server.js';
 import { MembersRunnerProcess } from '../members-runner-process.js';
-import type { MemoryReply } from '../protocol.js';
-import { spread } from '../stats.js';
 import { formatNumber, renderTable } from '../table.js';
 import { errorMessage, type ScenarioContext, type ScenarioResult } from './scenario.js';
+import { settledMemory } from './settled-memory.js';
 
 export interface MembersStage {
   /** Median of three readings after forced GC. */
@@ -52,7 +51,6 @@ interface ScaleSpec {
   params?: Record<string, unknown>;
 }
 
-const settleMs = 1000;
 const objects = 2;
 
 const specs: Record<'projects' | 'namespaces', ScaleSpec> = {
@@ -78,21 +76,11 @@ const specs: Record<'projects' | 'namespaces', ScaleSpec> = {
   },
 };
 
-/** Heap and RSS after forced GC: the median of three readings half a second apart. */
-export async function settledMemory(read: () => Promise<MemoryReply>): Promise<{ heapBytes: number; rssBytes: number }> {
-  const readings: MemoryReply[] = [];
-  for (let i = 0; i < 3; i++) {
-    await new Promise((r) => setTimeout(r, settleMs / 2));
-    readings.push(await read());
-  }
-  return { heapBytes: spread(readings.map((r) => r.heapBytes)).median, rssBytes: spread(readings.map((r) => r.rssBytes)).median };
-}
-
-async function measure(fleet: MembersFleetProcess): Promise<MembersResult> {
+async function measure(fleet: MembersFleetProcess, quick: boolean): Promise<MembersResult> {
   const { members } = fleet;
   const runner = await MembersRunnerProcess.start(fleet.kind, fleet.kubeconfigPath, members, objects);
   try {
-    const before = await settledMemory(() => runner.memory());
+    const before = await settledMemory(() => runner.memory(), quick);
     const stage = (m: { heapBytes: number; rssBytes: number }, seconds: number, count = members): MembersStage => ({
       ...m,
       seconds,
@@ -100,16 +88,16 @@ async function measure(fleet: MembersFleetProcess): Promise<MembersResult> {
       rssBytesPerMember: (m.rssBytes - before.rssBytes) / count,
     });
     const engage = await runner.engage(60_000 + members * 200);
-    const engaged = stage(await settledMemory(() => runner.memory()), engage.engageMs / 1000);
+    const engaged = stage(await settledMemory(() => runner.memory(), quick), engage.engageMs / 1000);
     const watch = await runner.watch(60_000 + members * 300);
-    const informers = { ...stage(await settledMemory(() => runner.memory()), watch.watchMs / 1000), reconciles: watch.reconciles };
+    const informers = { ...stage(await settledMemory(() => runner.memory(), quick), watch.watchMs / 1000), reconciles: watch.reconciles };
     const result: MembersResult = { impl: 'mcr', members, objectsPerMember: objects, before, engaged, informers };
     if (fleet.kind === 'namespaces') {
       // The runner starts its clock before the labels are written, and answers once it has seen them all through.
       const joining = runner.join(60_000 + members * 100);
       await fleet.join();
       const join = await joining;
-      const memory = await settledMemory(() => runner.memory());
+      const memory = await settledMemory(() => runner.memory(), quick);
       result.joined = { ...stage(memory, join.joinMs / 1000, members + join.joiners), joiners: join.joiners };
     }
     return result;
@@ -137,7 +125,7 @@ async function membersScale(spec: ScaleSpec, ctx: ScenarioContext): Promise<Scen
   ctx.progress(`${spec.name}: creating ${members} ${spec.nouns} …`);
   const fleet = await MembersFleetProcess.start(spec.kind, members, objects);
   try {
-    const r = await measure(fleet);
+    const r = await measure(fleet, ctx.quick);
     results.push(r);
     ctx.progress(
       `${spec.name} mcr ${members}: all engaged in ${formatNumber(r.engaged.seconds)} s, ` +

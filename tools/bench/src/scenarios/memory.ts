@@ -10,9 +10,9 @@
 import { FleetProcess } from '../fleet/fleet-process.js';
 import type { RunnerProcess } from '../runner-process.js';
 import type { MemoryReply } from '../protocol.js';
-import { spread } from '../stats.js';
 import { formatNumber, renderTable } from '../table.js';
 import { engageMembers, startFileRunner } from './engaged-runner.js';
+import { settledMemory, settlePauseMs } from './settled-memory.js';
 import { errorMessage, type ScenarioContext, type ScenarioResult } from './scenario.js';
 
 export interface MemoryResult {
@@ -26,17 +26,6 @@ export interface MemoryResult {
   rssBytesPerCluster: number;
   /** From publishing the first kubeconfig to the last cluster's first reconcile. */
   engageAllSeconds: number;
-}
-
-const settleMs = 1000;
-
-async function settledMemory(runner: RunnerProcess): Promise<{ heapBytes: number; rssBytes: number }> {
-  const readings: MemoryReply[] = [];
-  for (let i = 0; i < 3; i++) {
-    await new Promise((r) => setTimeout(r, settleMs / 2));
-    readings.push(await runner.memory());
-  }
-  return { heapBytes: spread(readings.map((r) => r.heapBytes)).median, rssBytes: spread(readings.map((r) => r.rssBytes)).median };
 }
 
 export function memoryScenario(ctx: ScenarioContext): Promise<ScenarioResult> {
@@ -71,14 +60,14 @@ async function memoryAt(ctx: ScenarioContext, name: 'memory' | 'scale', sizes: n
         let runner: RunnerProcess | undefined;
         try {
           const started = await startFileRunner(fleet, impl, `memory-${impl.name}`);
-          runner = started.runner;
+          const running = (runner = started.runner);
           const dir = started.dir;
-          await new Promise((r) => setTimeout(r, settleMs));
+          await new Promise((r) => setTimeout(r, 2 * settlePauseMs(ctx.quick)));
           const before = await runner.memory();
           const t0 = performance.now();
           await engageMembers(fleet, runner, dir, clusters);
           const engageAllSeconds = (performance.now() - t0) / 1000;
-          const after = await settledMemory(runner);
+          const after = await settledMemory(() => running.memory(), ctx.quick);
           const r: MemoryResult = {
             impl: impl.name,
             clusters,

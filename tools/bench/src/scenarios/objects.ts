@@ -10,8 +10,8 @@ import { nowMicros } from '../protocol.js';
 import type { RunnerProcess } from '../runner-process.js';
 import { formatNumber, renderTable } from '../table.js';
 import { engageMembers, startFileRunner } from './engaged-runner.js';
-import { settledMemory } from './members-scale.js';
 import { errorMessage, type ScenarioContext, type ScenarioResult } from './scenario.js';
+import { settledMemory } from './settled-memory.js';
 
 export interface ObjectsResult {
   impl: string;
@@ -48,7 +48,7 @@ export async function objectsScenario(ctx: ScenarioContext): Promise<ScenarioRes
         runner = started.runner;
         const dir = started.dir;
         const r = runner;
-        const before = await settledMemory(() => r.memory());
+        const before = await settledMemory(() => r.memory(), ctx.quick);
         // Wall-clock microseconds on both sides: the runner stamps its first reconcile when it happens, while its
         // answers to us may wait behind the reconciles that follow.
         const t0 = nowMicros();
@@ -56,7 +56,7 @@ export async function objectsScenario(ctx: ScenarioContext): Promise<ScenarioRes
         const syncSeconds = (r.firsts.get('c0')! - t0) / 1e6;
         await until(async () => (await r.stats()).reconciles >= objects, 120_000 + objects, `${objects} reconciles (${impl.name})`);
         const allReconciledSeconds = (nowMicros() - t0) / 1e6;
-        const after = await settledMemory(() => r.memory());
+        const after = await settledMemory(() => r.memory(), ctx.quick);
         const result: ObjectsResult = {
           impl: impl.name,
           objects,
