@@ -6,6 +6,8 @@ import type { ApiServer } from '../api-server.js';
 import { startApiServer } from '../api-server.js';
 import { startFleet } from '../fleet.js';
 import { InvalidOptionsError, ServerStateError } from '../errors.js';
+import { BOOTSTRAP_OBJECTS, BOOTSTRAP_RESOURCES } from './bootstrap-objects.js';
+import { normalized } from './bootstrap-objects.test-util.js';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -260,6 +262,49 @@ describe('bootstrap policy', () => {
       resourceVersion: expect.any(String),
       creationTimestamp: expect.any(String),
     });
+  });
+
+  test("every server holds bootstrap-objects.ts under its own identity, and one server's changes to it stay its own", async () => {
+    const startedAfter = new Date(Math.floor(Date.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+    const servers = [await start(), await start()];
+    type Item = Record<string, unknown> & { metadata: Record<string, string> };
+    const policyOf = async (client: KubeHttpClient): Promise<Item[]> => {
+      const items: Item[] = [];
+      for (const { groupVersion, resource, kind } of BOOTSTRAP_RESOURCES) {
+        const list = (await client.get(`/apis/${groupVersion}/${resource}`)).body.items as Item[];
+        items.push(...list.map((o) => ({ ...o, apiVersion: groupVersion, kind })));
+      }
+      return items;
+    };
+    // A known difference: Go writes a nil slice without omitempty as null (the aggregated ClusterRoles' `rules`);
+    // this server leaves such a field out.
+    const expected = BOOTSTRAP_OBJECTS.map((o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null)));
+    const policies = await Promise.all(servers.map(({ client }) => policyOf(client)));
+    for (const policy of policies) {
+      expect(policy.map((o) => normalized(o))).toEqual(expected);
+      for (const { metadata } of policy) expect(metadata['creationTimestamp']! >= startedAfter).toBe(true);
+    }
+    const uids = policies.flatMap((policy) => policy.map((o) => o.metadata['uid']));
+    expect(new Set(uids).size).toBe(uids.length);
+    const cidr = policies[1]!.find((o) => o.kind === 'ServiceCIDR')!;
+    expect(cidr['status']).toMatchObject({ conditions: [{ type: 'Ready', status: 'True' }] });
+
+    const [a, b] = servers as [(typeof servers)[0], (typeof servers)[0]];
+    const view = (await b.client.get(`${rbac}/clusterroles/view`)).body;
+    view.metadata.labels = { ...view.metadata.labels, changed: 'here' };
+    view.aggregationRule.clusterRoleSelectors[0].matchLabels['changed'] = 'here';
+    expect((await b.client.put(`${rbac}/clusterroles/view`, view)).status).toBe(200);
+    expect((await b.client.delete(`${rbac}/clusterroles/edit`)).status).toBe(200);
+    const c = await start();
+    for (const { client } of [a, c]) {
+      const unchanged = (await client.get(`${rbac}/clusterroles/view`)).body;
+      expect(normalized(unchanged)).toEqual(expected.find((o) => o['kind'] === 'ClusterRole' && o['metadata'].name === 'view'));
+      expect((await client.get(`${rbac}/clusterroles/edit`)).status).toBe(200);
+    }
+    const changed = (await b.client.get(`${rbac}/clusterroles/view`)).body;
+    expect(changed.metadata.labels['changed']).toBe('here');
+    expect(changed.aggregationRule.clusterRoleSelectors[0].matchLabels['changed']).toBe('here');
+    expect((await b.client.get(`${rbac}/clusterroles/edit`)).status).toBe(404);
   });
 
   test('bootstrapPolicy: false leaves the RBAC, APF and ServiceCIDR objects out, and logical clusters never have them', async () => {

@@ -10,22 +10,9 @@ import { expect, test, vi } from 'vitest';
 import { httpsGet } from '../api/builtin-discovery.test-util.js';
 import { assetsDirFromEnv, startTestEnvironment } from '../real/index.js';
 import { BOOTSTRAP_OBJECTS, BOOTSTRAP_RESOURCES, type BootstrapObject } from './bootstrap-objects.js';
+import { normalized } from './bootstrap-objects.test-util.js';
 
 const file = new URL('./bootstrap-objects.ts', import.meta.url);
-
-/** What a fresh server's copy says that this file does not keep: identity, timestamps, the status controllers write. */
-function normalized(obj: Record<string, unknown>): BootstrapObject {
-  const {
-    uid: _u,
-    resourceVersion: _r,
-    creationTimestamp: _c,
-    managedFields: _m,
-    generation: _g,
-    ...metadata
-  } = obj['metadata'] as Record<string, unknown>;
-  const { status: _s, ...rest } = obj;
-  return { ...rest, metadata } as BootstrapObject;
-}
 
 if (!assetsDirFromEnv()) {
   test.skip('real tier skipped: KUBEBUILDER_ASSETS is not set (tools/kube-apiserver/build.sh builds the binaries)', () => {});

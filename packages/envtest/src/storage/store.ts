@@ -2,6 +2,9 @@
  * The in-memory object store of one API server: one global revision counter (etcd's revision), objects keyed by
  * (logical cluster, resource, namespace, name), and a bounded event log that serves watch replay and lists at an exact
  * past revision (by undoing newer events). compact() forgets history so the 410 paths can be exercised.
+ *
+ * A stored object is never changed in place: every write stores a new object. Lists and watch events hand out the
+ * stored objects themselves, and adopt() stores objects whose parts are frozen and shared between servers.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { ResourceVersionExpiredError, ResourceVersionTooLargeError } from './errors.js';
@@ -60,9 +63,22 @@ export class Store {
     return obj === undefined ? undefined : structuredClone(obj);
   }
 
+  /** Whether an object is stored under `key` (without the copy get() makes). */
+  has(key: ObjectKey): boolean {
+    return this.objects.get(key.resource)?.has(Store.sortKey(key)) ?? false;
+  }
+
   /** Stores a new object (the caller checked it does not exist). Returns a copy with its resourceVersion. */
   create(key: ObjectKey, obj: StoredObject): StoredObject {
     return this.write('ADDED', key, obj, undefined);
+  }
+
+  /**
+   * Stores a new object as it is, without the copies create() makes: for objects built on frozen parts that several
+   * stores share. `obj.metadata` must be the caller's own, unfrozen: the store sets its resourceVersion.
+   */
+  adopt(key: ObjectKey, obj: StoredObject): void {
+    this.write('ADDED', key, obj, undefined, false);
   }
 
   /**
@@ -179,9 +195,9 @@ export class Store {
     return keys;
   }
 
-  private write(type: EventType, key: ObjectKey, obj: StoredObject, prev: StoredObject | undefined): StoredObject {
+  private write(type: EventType, key: ObjectKey, obj: StoredObject, prev: StoredObject | undefined, copy = true): StoredObject {
     this.rv += 1;
-    const stored = structuredClone(obj);
+    const stored = copy ? structuredClone(obj) : obj;
     stored.metadata.resourceVersion = String(this.rv);
     const sortKey = Store.sortKey(key);
     let byKey = this.objects.get(key.resource);
@@ -210,7 +226,7 @@ export class Store {
         process.emitWarning(`envtest store listener failed: ${err instanceof Error ? err.message : String(err)}`, 'EnvtestWarning');
       }
     }
-    return structuredClone(stored);
+    return copy ? structuredClone(stored) : stored;
   }
 }
 
