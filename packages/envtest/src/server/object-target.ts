@@ -3,6 +3,8 @@ import type { ResourceType } from '../api/resource-type.js';
 import { groupVersion, storageResource } from '../api/resource-type.js';
 import type { ObjectKey, StoredObject } from '../storage/types.js';
 import { KCP_CLUSTER_ANNOTATION } from '../cluster-path.js';
+import { builtinDefinition } from '../api/builtin-decode.js';
+import { withGoNulls } from '../api/go-nulls.js';
 
 /** A resource collection in one logical cluster (or every one, `cluster: undefined`) and maybe one namespace. */
 export interface CollectionTarget {
@@ -42,5 +44,7 @@ export function present(obj: StoredObject, type: ResourceType, version: string, 
     };
     rest.metadata = { ...obj.metadata, annotations };
   }
-  return { apiVersion: groupVersion(type.group, version), kind: type.kind, ...rest };
+  const gv = groupVersion(type.group, version);
+  const presented = { apiVersion: gv, kind: type.kind, ...rest };
+  return type.custom ? presented : withGoNulls(presented, builtinDefinition(gv, type.kind));
 }
