@@ -24,7 +24,7 @@ export function seedCluster(state: ApiState, cluster: string): void {
   state.seededClusters.add(cluster);
   const type = BUILTIN_RESOURCES.find((t) => storageResource(t) === NAMESPACE_RESOURCE)!;
   for (const name of SYSTEM_NAMESPACES) {
-    if (state.store.get({ cluster, resource: NAMESPACE_RESOURCE, namespace: '', name })) continue;
+    if (state.store.has({ cluster, resource: NAMESPACE_RESOURCE, namespace: '', name })) continue;
     createObject(
       state,
       { type, version: 'v1', cluster, namespace: undefined },
@@ -44,7 +44,7 @@ export function seedServingObjects(state: ApiState, securePort: number): void {
   const create = (group: string, resource: string, namespace: string | undefined, obj: StoredObject): StoredObject | undefined => {
     const type = state.registry.find('', group, 'v1', resource);
     const m = obj.metadata;
-    if (!type || state.store.get({ cluster: '', resource: storageResource(type), namespace: namespace ?? '', name: m.name })) return;
+    if (!type || state.store.has({ cluster: '', resource: storageResource(type), namespace: namespace ?? '', name: m.name })) return;
     return createObject(state, { type, version: 'v1', cluster: '', namespace }, obj, { dryRun: false, fieldManager: undefined });
   };
   for (const { name, value, description } of SYSTEM_PRIORITY_CLASSES) {

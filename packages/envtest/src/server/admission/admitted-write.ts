@@ -144,7 +144,7 @@ export async function admittedUpdate<O extends WriteOptions>(
       const candidate = isDeepStrictEqual(created, first.object) ? first.object : createObject(state, t, created, dry);
       await validate(state, attributes(state, t, 'CREATE', t.name, undefined, candidate), i, w.signal);
       if (opts.dryRun) return { object: candidate, created: true };
-      if (state.store.get(key)) continue;
+      if (state.store.has(key)) continue;
       return { object: state.store.create(key, candidate), created: true };
     }
     const i = info(t, w, optionsKind, opts);

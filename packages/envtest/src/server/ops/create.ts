@@ -41,7 +41,7 @@ export function createObject(
     if (errs.length > 0) throw invalid(type.group, type.kind, String(candidate.metadata.name ?? ''), errs);
     if (!opts.applying) recordUpdate(candidate, undefined, opts.fieldManager, { type, version: target.version, subresource: undefined });
     const key = objectKey({ type, cluster: target.cluster, namespace: target.namespace, name: candidate.metadata.name });
-    if (state.store.get(key)) {
+    if (state.store.has(key)) {
       if (generated && attempt + 1 < GENERATE_NAME_ATTEMPTS) continue;
       throw generated ? generateNameExhausted(gr, candidate.metadata.name) : alreadyExists(gr, candidate.metadata.name);
     }
