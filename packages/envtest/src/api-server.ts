@@ -19,6 +19,7 @@ import { ApiState } from './server/api-state.js';
 import { startCrdController } from './controllers/crd-controller.js';
 import { handleRequest } from './server/dispatch.js';
 import { startGarbageCollector } from './controllers/garbage-collector.js';
+import { startIpAddressController } from './controllers/ip-address-controller.js';
 import { startNamespaceController } from './controllers/namespace-controller.js';
 import type { ApiServerOptions, PathMount } from './server/options.js';
 import { resolveOptions } from './server/options.js';
@@ -110,6 +111,7 @@ class InMemoryApiServer implements ApiServer {
   ) {
     seedCluster(state, '');
     startCrdController(state);
+    if (!state.options.logicalClusters) startIpAddressController(state);
     if (state.options.namespaceController) startNamespaceController(state);
     if (state.options.garbageCollector) startGarbageCollector(state);
     this.faults = {
@@ -218,7 +220,7 @@ class InMemoryApiServer implements ApiServer {
     });
     this.boundPort = (server.address() as AddressInfo).port;
     this.server = server;
-    seedServingObjects(this.state, this.boundPort);
+    seedServingObjects(this.state, { host: this.state.options.host, securePort: this.boundPort, clientCaPem: this.caPem });
   }
 
   async stop(): Promise<void> {

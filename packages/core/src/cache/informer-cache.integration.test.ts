@@ -31,7 +31,8 @@ afterEach(async () => {
 });
 
 async function setup(options: { server?: Parameters<typeof startApiServer>[0]; cache?: Partial<InformerCacheOptions> } = {}): Promise<Env> {
-  const server = await startApiServer(options.server);
+  // Without the bootstrap objects unless asked: the cases watch ConfigMaps in every namespace and compare them all.
+  const server = await startApiServer({ bootstrapPolicy: false, ...options.server });
   cleanups.push(() => server.close());
   const kc = new KubeConfig();
   kc.loadFromString(server.kubeconfig());

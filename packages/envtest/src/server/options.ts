@@ -29,8 +29,9 @@ export interface ApiServerOptions {
   /**
    * Create what kube-apiserver writes at start besides namespaces, the `kubernetes` Service and the system
    * PriorityClasses: the RBAC bootstrap policy (`cluster-admin`, `admin`, `edit`, `view`, the `system:` roles and their
-   * bindings), the API Priority and Fairness configuration and the default ServiceCIDR (default true, like the real
-   * server; false spares the ~150 objects per server for fleets of thousands). Never in logical-cluster mode.
+   * bindings), the API Priority and Fairness configuration, the default ServiceCIDR, and in kube-system the client-CA
+   * and token-tracking ConfigMaps and the server's identity Lease (default true, like the real server; false spares
+   * the ~160 objects per server for fleets of thousands). Never in logical-cluster mode.
    */
   bootstrapPolicy?: boolean;
   /** Bearer tokens accepted from the start: token → user name or user. */

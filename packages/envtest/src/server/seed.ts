@@ -1,10 +1,12 @@
 /**
  * The objects a fresh cluster has: the four namespaces kube-apiserver creates at start-up, and (outside logical
  * clusters) what it creates once it serves: the `kubernetes` Service, the two system PriorityClasses, and, with
- * `bootstrapPolicy`, the RBAC bootstrap policy, the API Priority and Fairness configuration and the default
- * ServiceCIDR (bootstrap-objects.ts, taken from the real server).
+ * `bootstrapPolicy`, what its post-start hooks write: the kube-system ConfigMaps and identity Lease, the RBAC bootstrap
+ * policy, the API Priority and Fairness configuration and the default ServiceCIDR (bootstrap-objects.ts, taken from
+ * the real server).
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { BUILTIN_RESOURCES, NAMESPACE_RESOURCE } from '../api/builtin-resources.js';
 import { storageResource } from '../api/resource-type.js';
 import type { ApiState } from './api-state.js';
@@ -34,12 +36,21 @@ export function seedCluster(state: ApiState, cluster: string): void {
   }
 }
 
+/** Where a server listens, and the CA its clients' certificates are checked against. */
+export interface Serving {
+  readonly host: string;
+  readonly securePort: number;
+  readonly clientCaPem: string;
+}
+
 /**
- * Creates what kube-apiserver adds once it listens: the system PriorityClasses and the `kubernetes` Service in
- * `default` (the first address of the Service range, port 443 to the server's own port). Not in logical-cluster
- * mode: kcp's workspaces have neither.
+ * Creates what kube-apiserver adds once it listens: the system PriorityClasses, the `kubernetes` Service in
+ * `default` (the first address of the Service range, port 443 to the server's own port) and, with `bootstrapPolicy`,
+ * what its post-start hooks write (kubeSystemObjects() and the policy). Not in logical-cluster mode: kcp's workspaces
+ * have none of them.
  */
-export function seedServingObjects(state: ApiState, securePort: number): void {
+export function seedServingObjects(state: ApiState, serving: Serving): void {
+  const { securePort } = serving;
   if (state.options.logicalClusters) return;
   const create = (group: string, resource: string, namespace: string | undefined, obj: StoredObject): StoredObject | undefined => {
     const type = state.registry.find('', group, 'v1', resource);
@@ -67,7 +78,94 @@ export function seedServingObjects(state: ApiState, securePort: number): void {
       sessionAffinity: 'None',
     },
   });
-  if (state.options.bootstrapPolicy) seedBootstrapPolicy(state, create);
+  if (!state.options.bootstrapPolicy) return;
+  for (const { group, resource, object } of kubeSystemObjects(serving)) create(group, resource, 'kube-system', object);
+  seedBootstrapPolicy(state, create);
+}
+
+/**
+ * What kube-apiserver's post-start hooks write to kube-system: the `extension-apiserver-authentication` ConfigMap
+ * (the client CA, for aggregated API servers to trust), the ConfigMap that dates the tracking of legacy
+ * service-account tokens, and the server's identity Lease (named as config.go names it, from the host name). The real
+ * server renews its Lease every 10 s; this one is written once.
+ */
+function kubeSystemObjects(serving: Serving): { group: string; resource: string; object: StoredObject }[] {
+  const now = new Date();
+  const id = apiServerId(hostname());
+  return [
+    {
+      group: '',
+      resource: 'configmaps',
+      object: {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'extension-apiserver-authentication', namespace: 'kube-system' },
+        data: { 'client-ca-file': serving.clientCaPem },
+      },
+    },
+    {
+      group: '',
+      resource: 'configmaps',
+      object: {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'kube-apiserver-legacy-service-account-token-tracking', namespace: 'kube-system' },
+        data: { since: now.toISOString().slice(0, 10) },
+      },
+    },
+    {
+      group: 'coordination.k8s.io',
+      resource: 'leases',
+      object: {
+        apiVersion: 'coordination.k8s.io/v1',
+        kind: 'Lease',
+        metadata: {
+          name: id,
+          namespace: 'kube-system',
+          labels: { 'apiserver.kubernetes.io/identity': 'kube-apiserver', 'kubernetes.io/hostname': hostname() },
+          annotations: { 'kubernetes.io/peer-advertise-address': `${serving.host}:${serving.securePort}` },
+        },
+        spec: { holderIdentity: `${id}_${randomUUID()}`, leaseDurationSeconds: 3600, renewTime: microTime(now) },
+      },
+    },
+  ];
+}
+
+/** `apiserver-` and the base32 of the first 16 bytes of SHA-256 over the length-prefixed host name and component. */
+export function apiServerId(host: string): string {
+  const prefixed = (text: string): Buffer => {
+    const bytes = Buffer.from(text, 'utf8');
+    const length = Buffer.alloc(2);
+    length.writeUInt16BE(bytes.length);
+    return Buffer.concat([length, bytes]);
+  };
+  const hash = createHash('sha256')
+    .update(Buffer.concat([prefixed(host), prefixed('kube-apiserver')]))
+    .digest();
+  return `apiserver-${base32(hash.subarray(0, 16)).toLowerCase()}`;
+}
+
+/** RFC 4648 base32 without padding. */
+function base32(bytes: Uint8Array): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let out = '';
+  let bits = 0;
+  let value = 0;
+  for (const byte of bytes) {
+    value = ((value << 8) | byte) & 0xffff;
+    bits += 8;
+    while (bits >= 5) {
+      out += alphabet[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  if (bits > 0) out += alphabet[(value << (5 - bits)) & 31];
+  return out;
+}
+
+/** A metav1.MicroTime as Go writes it: RFC 3339 with microseconds, in UTC. */
+function microTime(date: Date): string {
+  return `${date.toISOString().slice(0, 19)}.${String(date.getUTCMilliseconds() * 1000).padStart(6, '0')}Z`;
 }
 
 type Create = (group: string, resource: string, namespace: string | undefined, obj: StoredObject) => StoredObject | undefined;

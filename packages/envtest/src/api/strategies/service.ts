@@ -64,10 +64,18 @@ function isIPv4(ip: string): boolean {
   return parts.length === 4 && parts.every((p) => /^(0|[1-9][0-9]{0,2})$/.test(p) && Number(p) <= 255);
 }
 
-/** What the other Services of the cluster hold: cluster IPs and node ports (health-check ports included). */
+/**
+ * What the other Services of the cluster hold (cluster IPs and node ports, health-check ports included), and the
+ * addresses IPAddress objects hold for anything but a Service. A Service's own IPAddress adds nothing the Services do
+ * not: one whose Service let the address go is about to be removed (ip-address-controller.ts), and its address is free.
+ */
 function taken(ctx: StrategyContext, self: StoredObject): { ips: Set<string>; ports: Set<number> } {
   const ips = new Set<string>();
   const ports = new Set<number>();
+  for (const address of ctx.objectsOf('ipaddresses.networking.k8s.io')) {
+    const ref = isPlainObject(address['spec']) && isPlainObject(address['spec']['parentRef']) ? address['spec']['parentRef'] : {};
+    if (ref['resource'] !== 'services' || (ref['group'] ?? '') !== '') ips.add(String(address.metadata.name));
+  }
   for (const other of ctx.siblings()) {
     if (other.metadata.namespace === self.metadata.namespace && other.metadata.name === self.metadata.name) continue;
     const spec = specOf(other);

@@ -1,13 +1,23 @@
 /**
  * What a fresh server holds besides namespaces, the `kubernetes` Service and the system PriorityClasses: the API
- * Priority and Fairness configuration and the default ServiceCIDR (the RBAC bootstrap policy too, but a real server
- * writes it only under RBAC authorization, and this suite's runs AlwaysAllow; api-server.test.ts has it). And two rules of the
- * kinds involved that controllers meet: RBAC names are path segments (so `system:` names are valid), and the kinds
- * whose Go strategy allows it create on update (a PUT to a missing Role or Service creates it).
+ * Priority and Fairness configuration, the default ServiceCIDR, and the kube-system ConfigMaps and identity Lease (the
+ * RBAC bootstrap policy too, but a real server writes it only under RBAC authorization, and this suite's runs
+ * AlwaysAllow; api-server.test.ts has it). And two rules of the kinds involved that controllers meet: RBAC names are
+ * path segments (so `system:` names are valid), and the kinds whose Go strategy allows it create on update (a PUT to
+ * a missing Role or Service creates it).
  */
+import { hostname } from 'node:os';
 import { expect, test, vi } from 'vitest';
+import { apiServerId } from '../../server/seed.js';
 import type { SuiteContext } from '../context.js';
 import { expectStatus } from './helpers.js';
+
+/** The CA certificate a kubeconfig trusts, as PEM. */
+function kubeconfigCa(kubeconfig: string): string {
+  const data = /certificate-authority-data:\s*(\S+)/.exec(kubeconfig)?.[1];
+  expect(data, 'the kubeconfig carries its CA').toBeDefined();
+  return Buffer.from(data!, 'base64').toString('utf8');
+}
 
 const rbac = '/apis/rbac.authorization.k8s.io/v1';
 
@@ -33,6 +43,33 @@ export function bootstrapCases(ctx: SuiteContext): void {
     expect(await get('/apis/networking.k8s.io/v1/servicecidrs/kubernetes')).toMatchObject({
       spec: { cidrs: ['10.0.0.0/24'] },
       status: { conditions: [{ type: 'Ready', status: 'True', message: 'Kubernetes default Service CIDR is ready' }] },
+    });
+  });
+
+  test("bootstrap: kube-system holds the client CA, the token-tracking date and the server's identity Lease", async () => {
+    const get = (path: string) =>
+      vi.waitFor(
+        async () => {
+          const res = await ctx.client.get(path);
+          expect(res.status, `${path}: ${res.text}`).toBe(200);
+          return res.body;
+        },
+        { timeout: 30_000, interval: 200 },
+      );
+    const authentication = await get('/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication');
+    expect(Object.keys(authentication.data)).toContain('client-ca-file');
+    expect(authentication.data['client-ca-file'].trim()).toBe(kubeconfigCa(ctx.backend.kubeconfig).trim());
+    const tracking = await get('/api/v1/namespaces/kube-system/configmaps/kube-apiserver-legacy-service-account-token-tracking');
+    expect(tracking.data).toEqual({ since: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
+
+    const id = apiServerId(hostname());
+    const lease = await get(`/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/${id}`);
+    expect(lease.metadata.labels).toEqual({ 'apiserver.kubernetes.io/identity': 'kube-apiserver', 'kubernetes.io/hostname': hostname() });
+    expect(lease.metadata.annotations).toEqual({ 'kubernetes.io/peer-advertise-address': expect.stringMatching(/:\d+$/) });
+    expect(lease.spec).toEqual({
+      holderIdentity: expect.stringMatching(new RegExp(`^${id}_[0-9a-f-]{36}$`)),
+      leaseDurationSeconds: 3600,
+      renewTime: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/),
     });
   });
 

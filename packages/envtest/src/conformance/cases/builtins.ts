@@ -4,7 +4,7 @@
  * generation, with objects the real API server accepts (its validation runs on the real back end); and bodies read
  * as the real server's decoder reads them into their Go types (wrong types refused, unknown fields dropped or refused).
  */
-import { expect, test } from 'vitest';
+import { expect, test, vi } from 'vitest';
 import type { SuiteContext } from '../context.js';
 import { expectStatus } from './helpers.js';
 
@@ -465,6 +465,86 @@ export function builtinCases(ctx: SuiteContext): void {
     expect(toCluster.body.spec.ports).toEqual([{ port: 80, protocol: 'TCP', targetPort: 80 }]);
     expect(toCluster.body.spec.externalTrafficPolicy).toBeUndefined();
     expect(toCluster.body.spec.clusterIP).toBe(nodePort.spec.clusterIP);
+  });
+
+  test('built-ins: every cluster IP a Service holds has an IPAddress naming the Service, gone when the Service lets it go', async () => {
+    const ns = await ctx.namespace();
+    const path = `/api/v1/namespaces/${ns}/services`;
+    const addresses = '/apis/networking.k8s.io/v1/ipaddresses';
+    const service = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name }, spec });
+    // The real allocator writes the IPAddress before the Service; the in-memory server one revision after it.
+    const addressOf = (ip: string) =>
+      vi.waitFor(
+        async () => {
+          const res = await ctx.client.get(`${addresses}/${ip}`);
+          expect(res.status, res.text).toBe(200);
+          return res.body;
+        },
+        { timeout: 10_000, interval: 50 },
+      );
+    const gone = (ip: string) =>
+      vi.waitFor(async () => expect((await ctx.client.get(`${addresses}/${ip}`)).status).toBe(404), { timeout: 10_000, interval: 50 });
+    const allocated = (name: string) => ({
+      metadata: {
+        name,
+        labels: { 'ipaddress.kubernetes.io/ip-family': 'IPv4', 'ipaddress.kubernetes.io/managed-by': 'ipallocator.k8s.io' },
+      },
+    });
+
+    expect(await addressOf('10.0.0.1')).toMatchObject({
+      ...allocated('10.0.0.1'),
+      spec: { parentRef: { resource: 'services', namespace: 'default', name: 'kubernetes' } },
+    });
+    const web = await ctx.client.post(path, service('web', { ports: [{ port: 80 }] }));
+    expect(web.status, web.text).toBe(201);
+    const ip = web.body.spec.clusterIP as string;
+    const address = await addressOf(ip);
+    expect(address).toMatchObject({ ...allocated(ip), spec: { parentRef: { resource: 'services', namespace: ns, name: 'web' } } });
+    expect(address.spec.parentRef.group ?? '').toBe('');
+    // A headless Service holds no address (asked after another Service's address came, which followed it).
+    expect((await ctx.client.post(path, service('headless', { clusterIP: 'None', ports: [{ port: 80 }] }))).status).toBe(201);
+    const after = await ctx.client.post(path, service('after', { ports: [{ port: 80 }] }));
+    await addressOf(after.body.spec.clusterIP as string);
+    const listed = (await ctx.client.get(addresses)).body.items as any[];
+    expect(
+      listed
+        .filter((a) => a.spec.parentRef.namespace === ns)
+        .map((a) => a.spec.parentRef.name)
+        .sort(),
+    ).toEqual(['after', 'web']);
+
+    // Turning into an ExternalName Service lets the address go; so does a delete.
+    const toName = await ctx.client.patch(`${path}/web`, 'application/merge-patch+json', {
+      spec: { type: 'ExternalName', externalName: 'x.example' },
+    });
+    expect(toName.status, toName.text).toBe(200);
+    await gone(ip);
+    const api = await ctx.client.post(path, service('api', { ports: [{ port: 80 }] }));
+    const apiIp = api.body.spec.clusterIP as string;
+    await addressOf(apiIp);
+    expect((await ctx.client.delete(`${path}/api`)).status).toBe(200);
+    await gone(apiIp);
+
+    // An address an IPAddress holds for something other than a Service cannot be asked for.
+    const held = new Set(((await ctx.client.get(addresses)).body.items as any[]).map((a) => a.metadata.name as string));
+    const free = Array.from({ length: 100 }, (_, i) => `10.0.0.${250 - i}`).find((candidate) => !held.has(candidate))!;
+    const reserved = await ctx.client.post(addresses, {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'IPAddress',
+      metadata: { name: free },
+      spec: { parentRef: { group: 'gateway.networking.k8s.io', resource: 'gateways', namespace: ns, name: 'elsewhere' } },
+    });
+    expect(reserved.status, reserved.text).toBe(201);
+    try {
+      expectStatus(
+        await ctx.client.post(path, service('wants-it', { clusterIP: free, ports: [{ port: 80 }] })),
+        422,
+        'Invalid',
+        `Service "wants-it" is invalid: spec.clusterIPs: Invalid value: ["${free}"]: failed to allocate IP ${free}: provided IP is already allocated`,
+      );
+    } finally {
+      await ctx.client.delete(`${addresses}/${free}`);
+    }
   });
 
   test('built-ins: a new Pod is Pending with its QoS class, priority and default tolerations, and its spec is fixed', async () => {
