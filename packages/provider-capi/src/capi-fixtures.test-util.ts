@@ -9,19 +9,14 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
 import type { Client, KubeObject } from '@multicluster-runtime/core';
+import { goMissing as goMissingFor } from '../../../tools/test-setup/src/go-missing.test-util.js';
 
 const run = promisify(execFile);
 const fetchScript = fileURLToPath(new URL('../../../tools/cluster-api/fetch.sh', import.meta.url));
 
-/** Why the real CRDs cannot be had here, or undefined when `go` is on PATH. */
-export async function goMissing(): Promise<string | undefined> {
-  try {
-    await run('go', ['version'], { timeout: 30_000 });
-    return undefined;
-  } catch {
-    return 'Go is not installed: the tests fetch the Cluster API CRDs from the Go module sigs.k8s.io/cluster-api';
-  }
-}
+/** Why these tests skip, or undefined when Go runs. */
+export const goMissing = (): Promise<string | undefined> =>
+  goMissingFor('the tests fetch the Cluster API CRDs from the Go module sigs.k8s.io/cluster-api');
 
 /** The folder holding the module's CRD files (config/crd/bases). */
 export async function capiCrdDir(): Promise<string> {

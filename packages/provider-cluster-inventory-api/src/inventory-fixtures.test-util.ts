@@ -14,6 +14,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { newCluster, type Client, type KubeObject } from '@multicluster-runtime/core';
 import type { AccessConfig } from './access-config.js';
 import { clusterProfileKind, type ClusterProfile, type ProfileAccessProvider } from './cluster-profile.js';
+import { goMissing as goMissingFor } from '../../../tools/test-setup/src/go-missing.test-util.js';
 
 const run = promisify(execFile);
 const buildScript = fileURLToPath(new URL('../../../tools/cluster-inventory-api/build.sh', import.meta.url));
@@ -47,15 +48,9 @@ export function secretreaderAccess(plugin: string, hubKubeconfig: string): Acces
   };
 }
 
-/** Why the Go side cannot run here, or undefined when `go` is on PATH. */
-export async function goMissing(): Promise<string | undefined> {
-  try {
-    await run('go', ['version'], { timeout: 30_000 });
-    return undefined;
-  } catch {
-    return 'Go is not installed: the tests fetch the ClusterProfile CRD and build the secretreader plugin from sigs.k8s.io/cluster-inventory-api';
-  }
-}
+/** Why these tests skip, or undefined when Go runs. */
+export const goMissing = (): Promise<string | undefined> =>
+  goMissingFor('the tests fetch the ClusterProfile CRD and build the secretreader plugin from sigs.k8s.io/cluster-inventory-api');
 
 /** Runs build.sh (a no-op when current; a cold Go build cache takes a minute or two) and loads its CRD. */
 export async function inventoryAssets(timeoutMs = 300_000): Promise<InventoryAssets> {

@@ -17,18 +17,10 @@ import { startApiServer, type ApiServer } from '@multicluster-runtime/envtest';
 import { startGardenServer, type GardenServer } from '@multicluster-runtime/envtest/gardener';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { GardenerProvider } from './index.js';
+import { goMissing } from '../../../tools/test-setup/src/go-missing.test-util.js';
 
 const run = promisify(execFile);
 const buildScript = fileURLToPath(new URL('../../../tools/gardener-client/build.sh', import.meta.url));
-
-async function goMissing(): Promise<string | undefined> {
-  try {
-    await run('go', ['version'], { timeout: 30_000 });
-    return undefined;
-  } catch {
-    return 'Go is not installed (no `go` on PATH); the cross-check builds tools/gardener-client with Go >= 1.26 and the Go module proxy';
-  }
-}
 
 interface Seen {
   name: string;
@@ -39,7 +31,7 @@ interface Seen {
   error?: string;
 }
 
-const missing = await goMissing();
+const missing = await goMissing('the cross-check builds tools/gardener-client with Go >= 1.26 and the Go module proxy');
 
 describe.skipIf(missing !== undefined)(
   `GardenerProvider against Gardener's Go types and upstream's calls${missing ? ` (${missing})` : ''}`,

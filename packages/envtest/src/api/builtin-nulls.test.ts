@@ -11,20 +11,13 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { startApiServer } from '../api-server.js';
 import { KubeHttpClient } from '../conformance/http-client.js';
 import { BUILTIN_NULLS } from './builtin-nulls.js';
+import { goMissing } from '../../../../tools/test-setup/src/go-missing.test-util.js';
 
 const run = promisify(execFile);
 const file = new URL('./builtin-nulls.ts', import.meta.url);
 const buildScript = fileURLToPath(new URL('../../../../tools/builtin-nulls/build.sh', import.meta.url));
 
-async function goMissing(): Promise<string | undefined> {
-  try {
-    await run('go', ['version'], { timeout: 30_000 });
-    return undefined;
-  } catch {
-    return 'Go is not installed (no `go` on PATH); tools/builtin-nulls needs Go >= 1.26 and the Go module proxy';
-  }
-}
-const missing = await goMissing();
+const missing = await goMissing('tools/builtin-nulls needs Go >= 1.26 and the Go module proxy');
 
 test.skipIf(missing !== undefined)(
   `builtin-nulls.ts is what the Go types say${missing ? ` (${missing})` : ''}`,

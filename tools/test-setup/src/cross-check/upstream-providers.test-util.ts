@@ -11,19 +11,14 @@ import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { Observation, Seen } from './observation.test-util.js';
+import { goMissing as goMissingFor } from '../go-missing.test-util.js';
 
 const run = promisify(execFile);
 const buildScript = fileURLToPath(new URL('../../../go-upstream-providers/build.sh', import.meta.url));
 
-/** Why the Go side cannot run here, or undefined when `go` is on PATH. */
-export async function goMissing(): Promise<string | undefined> {
-  try {
-    await run('go', ['version'], { timeout: 30_000 });
-    return undefined;
-  } catch {
-    return 'Go is not installed (no `go` on PATH); the cross-check builds tools/go-upstream-providers with Go >= 1.26 and the Go module proxy';
-  }
-}
+/** Why these tests skip, or undefined when Go runs. */
+export const goMissing = (): Promise<string | undefined> =>
+  goMissingFor('the cross-check builds tools/go-upstream-providers with Go >= 1.26 and the Go module proxy');
 
 /**
  * Builds (or finds current) the Go program, or with `module` 'kind' the kind provider's (a module of its own); a cold
