@@ -21,18 +21,24 @@ function kubeconfigCa(kubeconfig: string): string {
 
 const rbac = '/apis/rbac.authorization.k8s.io/v1';
 
+/**
+ * The object at `path` once it is there: the real server writes these from post-start hooks and controllers, so a
+ * server that has just started may not have them yet.
+ */
+function eventually(ctx: SuiteContext, path: string): Promise<any> {
+  return vi.waitFor(
+    async () => {
+      const res = await ctx.client.get(path);
+      expect(res.status, `${path}: ${res.text}`).toBe(200);
+      return res.body;
+    },
+    { timeout: 30_000, interval: 200 },
+  );
+}
+
 export function bootstrapCases(ctx: SuiteContext): void {
   test('bootstrap: the APF configuration and the default ServiceCIDR are there from the start', async () => {
-    // The real server writes the policy from post-start hooks, so a server that has just started may not have it yet.
-    const get = (path: string) =>
-      vi.waitFor(
-        async () => {
-          const res = await ctx.client.get(path);
-          expect(res.status, `${path}: ${res.text}`).toBe(200);
-          return res.body;
-        },
-        { timeout: 30_000, interval: 200 },
-      );
+    const get = (path: string) => eventually(ctx, path);
     expect(await get('/apis/flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations/exempt')).toMatchObject({
       spec: { type: 'Exempt' },
     });
@@ -47,15 +53,7 @@ export function bootstrapCases(ctx: SuiteContext): void {
   });
 
   test("bootstrap: kube-system holds the client CA, the token-tracking date and the server's identity Lease", async () => {
-    const get = (path: string) =>
-      vi.waitFor(
-        async () => {
-          const res = await ctx.client.get(path);
-          expect(res.status, `${path}: ${res.text}`).toBe(200);
-          return res.body;
-        },
-        { timeout: 30_000, interval: 200 },
-      );
+    const get = (path: string) => eventually(ctx, path);
     const authentication = await get('/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication');
     expect(Object.keys(authentication.data)).toContain('client-ca-file');
     expect(authentication.data['client-ca-file'].trim()).toBe(kubeconfigCa(ctx.backend.kubeconfig).trim());
