@@ -523,6 +523,15 @@ export function builtinCases(ctx: SuiteContext): void {
     const apiIp = api.body.spec.clusterIP as string;
     await addressOf(apiIp);
     expect((await ctx.client.delete(`${path}/api`)).status).toBe(200);
+    // The address is free at once: a Service made right after the delete may ask for it.
+    const again = await ctx.client.post(path, service('api-again', { clusterIP: apiIp, ports: [{ port: 80 }] }));
+    expect(again.status, again.text).toBe(201);
+    await vi.waitFor(
+      async () =>
+        expect((await ctx.client.get(`${addresses}/${apiIp}`)).body).toMatchObject({ spec: { parentRef: { name: 'api-again' } } }),
+      { timeout: 10_000, interval: 50 },
+    );
+    expect((await ctx.client.delete(`${path}/api-again`)).status).toBe(200);
     await gone(apiIp);
 
     // An address an IPAddress holds for something other than a Service cannot be asked for.
