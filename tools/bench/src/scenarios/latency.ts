@@ -4,8 +4,9 @@
  * writer keeps the rate whether or not the implementation keeps up, as a busy fleet does): at half the capacity, a
  * rate every implementation sustains, so latency is latency and not queueing; and at the full capacity, saturated.
  * Latency runs from the writer stamping an update to the reconciler reading that version from its cache, so it
- * includes the API server's write and watch fan-out, which every implementation shares. Each run has several
- * windows after a warm-up: p99 is the median of the windows' p99s, with their range; the other percentiles pool all
+ * includes the API server's write and watch fan-out, which every implementation shares. The implementations take
+ * turns in rounds whose order rotates (see rounds.ts): in each round each one starts afresh, warms up and runs one
+ * window at each rate. p99 is the median of the windows' p99s, with their range; the other percentiles pool all
  * windows.
  */
 import { FleetProcess } from '../fleet/fleet-process.js';
@@ -14,10 +15,12 @@ import { formatNumber, renderTable } from '../table.js';
 import { UpdateWriter } from '../writer.js';
 import type { RunnerProcess } from '../runner-process.js';
 import { startWithMembers, statsWhenDrained } from './engaged-runner.js';
+import { takeTurns } from './rounds.js';
 import { errorMessage, type ScenarioContext, type ScenarioResult } from './scenario.js';
 
 /** The two loads every implementation is measured at. */
 export type LatencyLoad = 'half' | 'saturated';
+const loads: readonly LatencyLoad[] = ['half', 'saturated'];
 
 export interface LatencyResult {
   impl: string;
@@ -59,23 +62,36 @@ export async function latencyScenario(ctx: ScenarioContext): Promise<ScenarioRes
     capacity = (await writer.closedLoop(writers, capacityMs)).rate;
     const rates: Record<LatencyLoad, number> = { half: Math.round(capacity / 2), saturated: Math.round(capacity) };
     ctx.progress(`latency: the fleet takes ${formatNumber(capacity, 0)} updates/s; measuring at ${rates.half} and ${rates.saturated}`);
-    for (const impl of ctx.impls) {
-      try {
+    const windowsOf = new Map<string, Record<LatencyLoad, LatencyWindow[]>>();
+    await takeTurns(
+      ctx.impls,
+      windows,
+      async (impl, round) => {
         const runner = await startWithMembers(fleet, impl, clusters);
         try {
-          for (const load of ['half', 'saturated'] as const) {
-            const r = await measure(runner, writer, { impl: impl.name, load, clusters, rate: rates[load], windowMs, windows, warmupMs });
-            results.push(r);
+          const mine = windowsOf.get(impl.name) ?? { half: [], saturated: [] };
+          windowsOf.set(impl.name, mine);
+          for (const load of loads) {
+            const w = await measureWindow(runner, writer, rates[load], windowMs, warmupMs);
+            mine[load].push(w);
             ctx.progress(
-              `latency ${impl.name} ${load}: p50 ${formatNumber(r.latencyMs.p50)} ms, p99 ${formatNumber(r.windowP99Ms.median)} ms at ${formatNumber(r.achievedRate.median, 0)} updates/s`,
+              `latency ${impl.name} ${load}, round ${round + 1} of ${windows}: p99 ${formatNumber(w.p99Ms)} ms at ${formatNumber(w.rate, 0)} updates/s`,
             );
           }
         } finally {
           await runner.stop();
         }
-      } catch (err) {
+      },
+      (impl, err) => {
         errors.push({ impl: impl.name, config: `clusters=${clusters}`, message: errorMessage(err) });
         ctx.progress(`latency ${impl.name} failed: ${errorMessage(err)}`);
+      },
+    );
+    for (const impl of ctx.impls) {
+      const mine = windowsOf.get(impl.name);
+      for (const load of loads) {
+        // An implementation that failed part-way is reported only for the loads it finished in every round.
+        if (mine && mine[load].length === windows) results.push(summarize(impl.name, load, clusters, rates[load], mine[load]));
       }
     }
   } finally {
@@ -124,51 +140,57 @@ export async function latencyScenario(ctx: ScenarioContext): Promise<ScenarioRes
   };
 }
 
-interface Run {
-  impl: string;
-  load: LatencyLoad;
-  clusters: number;
+/** What one window of one implementation at one rate gave. */
+interface LatencyWindow {
+  /** Updates the servers accepted per second. */
   rate: number;
-  windowMs: number;
-  windows: number;
-  warmupMs: number;
+  written: number;
+  skipped: number;
+  reconciles: number;
+  cpuMsPer1000Events: number;
+  p99Ms: number;
+  /** Event → reconcile latencies, µs. */
+  samples: number[];
 }
 
-/** One implementation at one rate: a warm-up, then `windows` windows, each drained before the next. */
-async function measure(runner: RunnerProcess, writer: UpdateWriter, run: Run): Promise<LatencyResult> {
-  await writer.openLoop(run.rate, run.warmupMs);
+/** A warm-up at `rate` (the runner may be fresh), then one window, drained before it is read. */
+async function measureWindow(
+  runner: RunnerProcess,
+  writer: UpdateWriter,
+  rate: number,
+  windowMs: number,
+  warmupMs: number,
+): Promise<LatencyWindow> {
+  await writer.openLoop(rate, warmupMs);
   await statsWhenDrained(runner);
-  const rates: number[] = [];
-  const p99s: number[] = [];
-  const cpu: number[] = [];
-  const all: number[] = [];
-  let skipped = 0;
-  let written = 0;
-  let reconciles = 0;
-  for (let w = 0; w < run.windows; w++) {
-    const cpu0 = await runner.reset();
-    const result = await writer.openLoop(run.rate, run.windowMs);
-    const stats = await statsWhenDrained(runner);
-    rates.push(result.rate);
-    skipped += result.skipped;
-    written += result.written;
-    reconciles += stats.reconciles;
-    cpu.push(((stats.cpuMs - cpu0) / Math.max(1, result.written)) * 1000);
-    p99s.push(summarizeMicros(stats.samples).p99);
-    all.push(...stats.samples);
-  }
-  const sorted = all.sort((a, b) => a - b);
+  const cpu0 = await runner.reset();
+  const result = await writer.openLoop(rate, windowMs);
+  const stats = await statsWhenDrained(runner);
   return {
-    impl: run.impl,
-    load: run.load,
-    clusters: run.clusters,
-    targetRate: run.rate,
-    achievedRate: spread(rates),
-    skipped,
+    rate: result.rate,
+    written: result.written,
+    skipped: result.skipped,
+    reconciles: stats.reconciles,
+    cpuMsPer1000Events: ((stats.cpuMs - cpu0) / Math.max(1, result.written)) * 1000,
+    p99Ms: summarizeMicros(stats.samples).p99,
+    samples: stats.samples,
+  };
+}
+
+function summarize(impl: string, load: LatencyLoad, clusters: number, targetRate: number, windows: LatencyWindow[]): LatencyResult {
+  const sorted = windows.flatMap((w) => w.samples).sort((a, b) => a - b);
+  const written = windows.reduce((n, w) => n + w.written, 0);
+  return {
+    impl,
+    load,
+    clusters,
+    targetRate,
+    achievedRate: spread(windows.map((w) => w.rate)),
+    skipped: windows.reduce((n, w) => n + w.skipped, 0),
     latencyMs: summarizeMicros(sorted),
-    windowP99Ms: spread(p99s),
+    windowP99Ms: spread(windows.map((w) => w.p99Ms)),
     percentilesMs: chartPercentiles.map((p) => ({ p, ms: percentile(sorted, p) / 1000 })),
-    reconcilesPerUpdate: reconciles / Math.max(1, written),
-    cpuMsPer1000Events: spread(cpu),
+    reconcilesPerUpdate: windows.reduce((n, w) => n + w.reconciles, 0) / Math.max(1, written),
+    cpuMsPer1000Events: spread(windows.map((w) => w.cpuMsPer1000Events)),
   };
 }

@@ -2,13 +2,15 @@
  * Throughput: reconciles per second across 10 and 100 clusters of 100 ConfigMaps each, under a steady stream of
  * updates written as fast as the servers take them (closed loop, round-robin over every object). Reports the
  * reconciles/s each implementation completed next to the update rate offered, over several windows (median and
- * range), with the latency and CPU cost per 1,000 events of the same windows.
+ * range), with the latency and CPU cost per 1,000 events of the same windows. The implementations take turns in
+ * rounds whose order rotates (see rounds.ts), one warmed-up window each per round.
  */
 import { FleetProcess } from '../fleet/fleet-process.js';
 import { spread, summarizeMicros, type Spread, type Summary } from '../stats.js';
 import { formatNumber, renderTable } from '../table.js';
 import { UpdateWriter } from '../writer.js';
 import { startWithMembers, statsWhenDrained } from './engaged-runner.js';
+import { takeTurns } from './rounds.js';
 import { errorMessage, type ScenarioContext, type ScenarioResult } from './scenario.js';
 
 export interface ThroughputResult {
@@ -25,6 +27,15 @@ export interface ThroughputResult {
   cpuMsPer1000Events: Spread;
 }
 
+/** What one window of one implementation gave. */
+interface ThroughputWindow {
+  reconcilesPerSecond: number;
+  updatesPerSecond: number;
+  cpuMsPer1000Events: number;
+  /** Update → reconcile latencies, µs. */
+  samples: number[];
+}
+
 export async function throughputScenario(ctx: ScenarioContext): Promise<ScenarioResult> {
   const sizes = ctx.quick ? [4] : [10, 100];
   const objects = ctx.quick ? 20 : 100;
@@ -39,47 +50,50 @@ export async function throughputScenario(ctx: ScenarioContext): Promise<Scenario
     for (const clusters of sizes) {
       const writer = await UpdateWriter.create(fleet, clusters, objects);
       try {
-        for (const impl of ctx.impls) {
-          try {
+        const windowsOf = new Map<string, ThroughputWindow[]>();
+        await takeTurns(
+          ctx.impls,
+          windows,
+          async (impl, round) => {
             const runner = await startWithMembers(fleet, impl, clusters);
             try {
               await writer.closedLoop(writers, warmupMs);
               await statsWhenDrained(runner);
-              const rps: number[] = [];
-              const ups: number[] = [];
-              const cpu: number[] = [];
-              const latencies: number[] = [];
-              for (let w = 0; w < windows; w++) {
-                const cpu0 = await runner.reset();
-                const t0 = performance.now();
-                const written = await writer.closedLoop(writers, windowMs);
-                const stats = await statsWhenDrained(runner);
-                const seconds = (performance.now() - t0) / 1000;
-                rps.push(stats.reconciles / seconds);
-                ups.push(written.rate);
-                cpu.push(((stats.cpuMs - cpu0) / Math.max(1, written.written)) * 1000);
-                latencies.push(...stats.samples);
-              }
-              const r: ThroughputResult = {
-                impl: impl.name,
-                clusters,
-                objectsPerCluster: objects,
-                reconcilesPerSecond: spread(rps),
-                updatesPerSecond: spread(ups),
-                latencyMs: summarizeMicros(latencies),
-                cpuMsPer1000Events: spread(cpu),
+              const cpu0 = await runner.reset();
+              const t0 = performance.now();
+              const written = await writer.closedLoop(writers, windowMs);
+              const stats = await statsWhenDrained(runner);
+              const w: ThroughputWindow = {
+                reconcilesPerSecond: stats.reconciles / ((performance.now() - t0) / 1000),
+                updatesPerSecond: written.rate,
+                cpuMsPer1000Events: ((stats.cpuMs - cpu0) / Math.max(1, written.written)) * 1000,
+                samples: stats.samples,
               };
-              results.push(r);
+              windowsOf.set(impl.name, [...(windowsOf.get(impl.name) ?? []), w]);
               ctx.progress(
-                `throughput ${impl.name} ${clusters} clusters: ${formatNumber(r.reconcilesPerSecond.median)} reconciles/s at ${formatNumber(r.updatesPerSecond.median)} updates/s`,
+                `throughput ${impl.name} ${clusters} clusters, round ${round + 1} of ${windows}: ${formatNumber(w.reconcilesPerSecond)} reconciles/s at ${formatNumber(w.updatesPerSecond)} updates/s`,
               );
             } finally {
               await runner.stop();
             }
-          } catch (err) {
+          },
+          (impl, err) => {
             errors.push({ impl: impl.name, config: `clusters=${clusters}`, message: errorMessage(err) });
             ctx.progress(`throughput ${impl.name} ${clusters} clusters failed: ${errorMessage(err)}`);
-          }
+          },
+        );
+        for (const impl of ctx.impls) {
+          const mine = windowsOf.get(impl.name) ?? [];
+          if (mine.length < windows) continue; // failed part-way: reported in errors
+          results.push({
+            impl: impl.name,
+            clusters,
+            objectsPerCluster: objects,
+            reconcilesPerSecond: spread(mine.map((w) => w.reconcilesPerSecond)),
+            updatesPerSecond: spread(mine.map((w) => w.updatesPerSecond)),
+            latencyMs: summarizeMicros(mine.flatMap((w) => w.samples)),
+            cpuMsPer1000Events: spread(mine.map((w) => w.cpuMsPer1000Events)),
+          });
         }
       } finally {
         await writer.close();
