@@ -4,12 +4,13 @@
  * test: no thresholds on the figures beyond their being measured.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { readTrace } from './latency-trace-report.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -88,6 +89,33 @@ test('--quick latency finds the fleet capacity and reports each implementation a
   });
   expect(again.stdout).toContain("Event -> reconcile latency at half the fleet's capacity");
   expect(await readFile(join(dir, 'again', 'latency.svg'), 'utf8')).toBe(svg);
+}, 120_000);
+
+test("MCR_BENCH_LATENCY_TRACE splits mcr's latency at the controller and records each process's event-loop stalls", async () => {
+  const traceDir = join(dir, 'trace');
+  await mkdir(traceDir);
+  await run(process.execPath, [join(root, 'tools/bench/dist/main.js'), '--quick', '--scenarios', 'latency', '--impls', 'mcr'], {
+    cwd: root,
+    timeout: 110_000,
+    env: { ...process.env, MCR_BENCH_LATENCY_TRACE: traceDir },
+  });
+  const trace = readTrace(traceDir);
+  expect(trace.events).toBeGreaterThan(100);
+  for (const p of trace.percentiles) {
+    expect(p.beforeMs).toBeGreaterThan(0);
+    expect(p.insideMs).toBeGreaterThanOrEqual(0);
+    expect(p.totalMs).toBeGreaterThanOrEqual(Math.max(p.beforeMs, p.insideMs));
+  }
+  expect(trace.slowest.events).toBeGreaterThan(0);
+  expect(trace.slowest.beforeMs + trace.slowest.insideMs).toBeGreaterThanOrEqual(trace.slowest.thresholdMs);
+  // The writer's process, the fleet server and the runner each wrote their stalls (a runner's start-up is one).
+  expect(trace.processes.map((p) => p.role).sort()).toEqual(['bench (writer)', 'fleet (API servers)', 'mcr runner']);
+  const runner = trace.processes.find((p) => p.role === 'mcr runner')!;
+  expect(runner.stalls).toBeGreaterThan(0);
+  expect(runner.cpuInStallsMs).toBeGreaterThan(0);
+  const { stdout } = await run(process.execPath, [join(root, 'tools/bench/dist/latency-trace-report.js'), traceDir], { cwd: root });
+  expect(stdout).toMatch(/^mcr: \d+ events/);
+  expect(stdout).toContain('fleet (API servers) (pid ');
 }, 120_000);
 
 test('--quick projects engages every Milo project and reports memory per project, idle and with informers', async () => {

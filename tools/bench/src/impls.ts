@@ -16,7 +16,8 @@ export type ImplName = (typeof IMPL_NAMES)[number];
 /**
  * `MCR_BENCH_CPU_PROF=<dir>` writes a V8 CPU profile of every Node runner there (`node --cpu-prof`),
  * `MCR_BENCH_ALLOC_PROF=<dir>` a sampling profile of every allocation, collected or not (where the GC's work comes
- * from), and `MCR_BENCH_GC_TRACE=<dir>` every collection with its kind and pause, to profile first.
+ * from), `MCR_BENCH_GC_TRACE=<dir>` every collection with its kind and pause, and `MCR_BENCH_LATENCY_TRACE=<dir>` its
+ * event-loop stalls (and, for mcr, where each event's latency goes), to profile first.
  */
 function profileArgs(): string[] {
   const cpu = process.env['MCR_BENCH_CPU_PROF'];
@@ -25,6 +26,7 @@ function profileArgs(): string[] {
     ...(cpu ? ['--cpu-prof', `--cpu-prof-dir=${cpu}`] : []),
     ...(process.env['MCR_BENCH_ALLOC_PROF'] ? preload('alloc-profile.js') : []),
     ...(process.env['MCR_BENCH_GC_TRACE'] ? preload('gc-trace.js') : []),
+    ...(process.env['MCR_BENCH_LATENCY_TRACE'] ? ['--import', new URL('./latency-trace.js', import.meta.url).href] : []),
   ];
 }
 

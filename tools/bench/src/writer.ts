@@ -10,6 +10,8 @@ import { Transport } from '@multicluster-runtime/core/client';
 import { BENCH_NAMESPACE, objectName } from './fleet/fleet-names.js';
 import type { FleetProcess } from './fleet/fleet-process.js';
 import { SENT_AT_ANNOTATION, nowMicros } from './protocol.js';
+// MCR_BENCH_LATENCY_TRACE: the writer's event-loop stalls too (it stamps every update).
+import './latency-trace.js';
 
 export interface WriteResult {
   /** Updates the servers accepted. */

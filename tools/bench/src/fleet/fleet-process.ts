@@ -42,6 +42,8 @@ export class FleetProcess {
     const poolDir = join(workDir, 'pool');
     await mkdir(poolDir);
     const proc = new JsonLineProcess('fleet server', process.execPath, [
+      // MCR_BENCH_LATENCY_TRACE: the servers' event-loop stalls too, since every event passes through them.
+      ...(process.env['MCR_BENCH_LATENCY_TRACE'] ? ['--import', new URL('../latency-trace.js', import.meta.url).href] : []),
       serverScript,
       '--members',
       String(members),
