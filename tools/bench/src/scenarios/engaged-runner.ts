@@ -1,6 +1,6 @@
 /**
- * Steady-state set-up shared by the throughput, latency and memory scenarios: an implementation with `clusters`
- * members of the fleet engaged through a kubeconfig folder, its initial reconciles done.
+ * Steady-state set-up shared by the throughput, latency, memory and objects scenarios: members of the fleet engaged
+ * in an implementation through a kubeconfig folder (and removed again), their initial reconciles done.
  */
 import { mapConcurrent, waitFor } from '../concurrency.js';
 import type { FleetProcess } from '../fleet/fleet-process.js';
@@ -10,9 +10,18 @@ import { RunnerProcess, type ImplSpec } from '../runner-process.js';
 
 export const STEADY_CONCURRENCY = 4;
 
-/** Publishes members 0..clusters-1 into the folder `runner` watches and waits until each is engaged and reconciled. */
-export async function engageMembers(fleet: FleetProcess, runner: RunnerProcess, dir: string, clusters: number): Promise<void> {
-  const ids = Array.from({ length: clusters }, (_, i) => `c${i}`);
+/**
+ * Publishes members 0..clusters-1 into the folder `runner` watches, as clusters `<prefix>0`, `<prefix>1`, …, and waits
+ * until each is engaged and reconciled. Returns the cluster names.
+ */
+export async function engageMembers(
+  fleet: FleetProcess,
+  runner: RunnerProcess,
+  dir: string,
+  clusters: number,
+  prefix = 'c',
+): Promise<string[]> {
+  const ids = Array.from({ length: clusters }, (_, i) => `${prefix}${i}`);
   await mapConcurrent(ids, 50, (id, i) => fleet.publishFile(dir, id, i));
   const timeoutMs = 60_000 + clusters * 200;
   await waitFor(
@@ -22,6 +31,13 @@ export async function engageMembers(fleet: FleetProcess, runner: RunnerProcess, 
     50,
   );
   await waitFor(async () => (await runner.engaged()) === clusters, timeoutMs, `${clusters} engaged clusters (${runner.impl.name})`, 50);
+  return ids;
+}
+
+/** Removes the clusters `ids` from the folder `runner` watches and waits until it has none engaged. */
+export async function disengageMembers(fleet: FleetProcess, runner: RunnerProcess, dir: string, ids: readonly string[]): Promise<void> {
+  await Promise.all(ids.map((id) => fleet.unpublishFile(dir, id)));
+  await waitFor(async () => (await runner.engaged()) === 0, 60_000, `${ids.length} clusters to disengage (${runner.impl.name})`, 50);
 }
 
 /** Starts `impl` with the file provider on a new, empty watched folder named `dirName`; returns both. */
@@ -41,23 +57,27 @@ export async function startFileRunner(
   return { runner, dir };
 }
 
-/** Starts `impl` on a new folder holding members 0..clusters-1, then waits for the reconciles of all their objects. */
-export async function startWithMembers(fleet: FleetProcess, impl: ImplSpec, clusters: number): Promise<RunnerProcess> {
-  const { runner, dir } = await startFileRunner(fleet, impl, impl.name);
-  try {
-    await engageMembers(fleet, runner, dir, clusters);
-    const initial = clusters * fleet.objects;
-    await waitFor(
-      async () => (await runner.stats()).reconciles >= initial,
-      60_000 + initial,
-      `${initial} initial reconciles (${impl.name})`,
-      100,
-    );
-  } catch (err) {
-    await runner.stop();
-    throw err;
-  }
-  return runner;
+/**
+ * Engages members 0..clusters-1 in a running runner as new clusters named with `prefix` (see engageMembers), then
+ * waits for the reconciles of all their objects. Resets the runner's counts first.
+ */
+export async function engageWithInitialReconciles(
+  fleet: FleetProcess,
+  runner: RunnerProcess,
+  dir: string,
+  clusters: number,
+  prefix: string,
+): Promise<string[]> {
+  await runner.reset();
+  const ids = await engageMembers(fleet, runner, dir, clusters, prefix);
+  const initial = clusters * fleet.objects;
+  await waitFor(
+    async () => (await runner.stats()).reconciles >= initial,
+    60_000 + initial,
+    `${initial} initial reconciles (${runner.impl.name})`,
+    100,
+  );
+  return ids;
 }
 
 /**

@@ -3,8 +3,14 @@
  * each implementation meets the fleet at every age. The fleet does not stay the same over a scenario: its in-memory
  * API servers run busier stretches in their first minute of watch traffic than later, so measuring one
  * implementation's windows back to back and then the next's gave whichever ran first the longer tail.
+ *
+ * Each implementation's runner is started once and kept, so it is measured warm (a runner started afresh for every
+ * turn spends its first seconds compiling, which shows in its CPU per event); a turn engages the members in it as new
+ * clusters and removes them afterwards, so only the runner whose turn it is watches the fleet.
  */
-import type { ImplSpec } from '../runner-process.js';
+import type { FleetProcess } from '../fleet/fleet-process.js';
+import type { ImplSpec, RunnerProcess } from '../runner-process.js';
+import { disengageMembers, engageWithInitialReconciles, startFileRunner } from './engaged-runner.js';
 
 /** `items` starting at position `round` (modulo its length): round 0 as given, round 1 from the second, and so on. */
 export function rotated<T>(items: readonly T[], round: number): T[] {
@@ -13,26 +19,47 @@ export function rotated<T>(items: readonly T[], round: number): T[] {
   return [...items.slice(k), ...items.slice(0, k)];
 }
 
+/** What a turn is given: the runner, with the fleet's members 0..clusters-1 engaged and their objects reconciled. */
+export type Turn = (runner: RunnerProcess, impl: ImplSpec, round: number) => Promise<void>;
+
 /**
- * Calls `turn` for every implementation in every round, in rotated order. An implementation whose turn throws is
- * reported through `failed` and skipped in later rounds; the others go on.
+ * Runs `turn` for every implementation in every round, in rotated order, each in its own kept runner with `clusters`
+ * members engaged for the turn. Every implementation's first turn is in round 0. An implementation whose turn fails
+ * is reported through `failed`, its runner stopped, and skipped in later rounds; the others go on.
  */
 export async function takeTurns(
+  fleet: FleetProcess,
   impls: readonly ImplSpec[],
   rounds: number,
-  turn: (impl: ImplSpec, round: number) => Promise<void>,
+  clusters: number,
+  turn: Turn,
   failed: (impl: ImplSpec, err: unknown) => void,
 ): Promise<void> {
+  const runners = new Map<string, { runner: RunnerProcess; dir: string }>();
   const broken = new Set<string>();
-  for (let round = 0; round < rounds; round++) {
-    for (const impl of rotated(impls, round)) {
-      if (broken.has(impl.name)) continue;
-      try {
-        await turn(impl, round);
-      } catch (err) {
-        broken.add(impl.name);
-        failed(impl, err);
+  try {
+    for (let round = 0; round < rounds; round++) {
+      for (const impl of rotated(impls, round)) {
+        if (broken.has(impl.name)) continue;
+        try {
+          let kept = runners.get(impl.name);
+          if (!kept) {
+            kept = await startFileRunner(fleet, impl, impl.name);
+            runners.set(impl.name, kept);
+          }
+          const { runner, dir } = kept;
+          const ids = await engageWithInitialReconciles(fleet, runner, dir, clusters, `r${round}-`);
+          await turn(runner, impl, round);
+          await disengageMembers(fleet, runner, dir, ids);
+        } catch (err) {
+          broken.add(impl.name);
+          await runners.get(impl.name)?.runner.stop();
+          runners.delete(impl.name);
+          failed(impl, err);
+        }
       }
     }
+  } finally {
+    await Promise.all([...runners.values()].map(({ runner }) => runner.stop()));
   }
 }
