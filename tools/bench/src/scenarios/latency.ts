@@ -16,7 +16,7 @@ import { UpdateWriter } from '../writer.js';
 import type { RunnerProcess } from '../runner-process.js';
 import { statsWhenDrained } from './engaged-runner.js';
 import { takeTurns } from './rounds.js';
-import { errorMessage, type ScenarioContext, type ScenarioResult } from './scenario.js';
+import type { ScenarioContext, ScenarioResult } from './scenario.js';
 
 /** The two loads every implementation is measured at. */
 export type LatencyLoad = 'half' | 'saturated';
@@ -64,29 +64,19 @@ export async function latencyScenario(ctx: ScenarioContext): Promise<ScenarioRes
     const rates: Record<LatencyLoad, number> = { half: Math.round(capacity / 2), saturated: Math.round(capacity) };
     ctx.progress(`latency: the fleet takes ${formatNumber(capacity, 0)} updates/s; measuring at ${rates.half} and ${rates.saturated}`);
     const windowsOf = new Map<string, Record<LatencyLoad, LatencyWindow[]>>();
-    await takeTurns(
-      fleet,
-      ctx.impls,
-      windows,
-      clusters,
-      async (runner, impl, round) => {
-        const mine = windowsOf.get(impl.name) ?? { half: [], saturated: [] };
-        windowsOf.set(impl.name, mine);
-        for (const load of loads) {
-          // A runner's first window warms it longer: it has compiled little of its code yet.
-          const warmup = round === 0 && load === 'half' ? firstWarmupMs : warmupMs;
-          const w = await measureWindow(runner, writer, rates[load], windowMs, warmup);
-          mine[load].push(w);
-          ctx.progress(
-            `latency ${impl.name} ${load}, round ${round + 1} of ${windows}: p99 ${formatNumber(w.p99Ms)} ms at ${formatNumber(w.rate, 0)} updates/s`,
-          );
-        }
-      },
-      (impl, err) => {
-        errors.push({ impl: impl.name, config: `clusters=${clusters}`, message: errorMessage(err) });
-        ctx.progress(`latency ${impl.name} failed: ${errorMessage(err)}`);
-      },
-    );
+    await takeTurns({ fleet, ctx, rounds: windows, clusters, errors, what: 'latency' }, async (runner, impl, round) => {
+      const mine = windowsOf.get(impl.name) ?? { half: [], saturated: [] };
+      windowsOf.set(impl.name, mine);
+      for (const load of loads) {
+        // A runner's first window warms it longer: it has compiled little of its code yet.
+        const warmup = round === 0 && load === 'half' ? firstWarmupMs : warmupMs;
+        const w = await measureWindow(runner, writer, rates[load], windowMs, warmup);
+        mine[load].push(w);
+        ctx.progress(
+          `latency ${impl.name} ${load}, round ${round + 1} of ${windows}: p99 ${formatNumber(w.p99Ms)} ms at ${formatNumber(w.rate, 0)} updates/s`,
+        );
+      }
+    });
     for (const impl of ctx.impls) {
       const mine = windowsOf.get(impl.name);
       for (const load of loads) {

@@ -11,6 +11,7 @@
 import type { FleetProcess } from '../fleet/fleet-process.js';
 import type { ImplSpec, RunnerProcess } from '../runner-process.js';
 import { disengageMembers, engageWithInitialReconciles, startFileRunner } from './engaged-runner.js';
+import { errorMessage, type ScenarioContext, type ScenarioResult } from './scenario.js';
 
 /** `items` starting at position `round` (modulo its length): round 0 as given, round 1 from the second, and so on. */
 export function rotated<T>(items: readonly T[], round: number): T[] {
@@ -22,24 +23,31 @@ export function rotated<T>(items: readonly T[], round: number): T[] {
 /** What a turn is given: the runner, with the fleet's members 0..clusters-1 engaged and their objects reconciled. */
 export type Turn = (runner: RunnerProcess, impl: ImplSpec, round: number) => Promise<void>;
 
+/** Where the turns run and where a failed one is reported. */
+export interface Rounds {
+  fleet: FleetProcess;
+  ctx: ScenarioContext;
+  rounds: number;
+  /** Members engaged for each turn. */
+  clusters: number;
+  /** A failed implementation is added here, with its configuration named by `clusters`. */
+  errors: ScenarioResult['errors'];
+  /** The scenario and configuration, for progress lines: `throughput 10 clusters`. */
+  what: string;
+}
+
 /**
- * Runs `turn` for every implementation in every round, in rotated order, each in its own kept runner with `clusters`
- * members engaged for the turn. Every implementation's first turn is in round 0. An implementation whose turn fails
- * is reported through `failed`, its runner stopped, and skipped in later rounds; the others go on.
+ * Runs `turn` for every implementation in every round, in rotated order, each in its own kept runner with the members
+ * engaged for the turn. Every implementation's first turn is in round 0. An implementation whose turn fails is
+ * reported (in `errors` and a progress line), its runner stopped, and skipped in later rounds; the others go on.
  */
-export async function takeTurns(
-  fleet: FleetProcess,
-  impls: readonly ImplSpec[],
-  rounds: number,
-  clusters: number,
-  turn: Turn,
-  failed: (impl: ImplSpec, err: unknown) => void,
-): Promise<void> {
+export async function takeTurns(rounds: Rounds, turn: Turn): Promise<void> {
+  const { fleet, ctx, clusters } = rounds;
   const runners = new Map<string, { runner: RunnerProcess; dir: string }>();
   const broken = new Set<string>();
   try {
-    for (let round = 0; round < rounds; round++) {
-      for (const impl of rotated(impls, round)) {
+    for (let round = 0; round < rounds.rounds; round++) {
+      for (const impl of rotated(ctx.impls, round)) {
         if (broken.has(impl.name)) continue;
         try {
           let kept = runners.get(impl.name);
@@ -50,12 +58,20 @@ export async function takeTurns(
           const { runner, dir } = kept;
           const ids = await engageWithInitialReconciles(fleet, runner, dir, clusters, `r${round}-`);
           await turn(runner, impl, round);
-          await disengageMembers(fleet, runner, dir, ids);
+          if (round === rounds.rounds - 1) {
+            // Its last turn: stopping the runner ends its watches at once, where removing the files waits for the
+            // provider to see them go.
+            runners.delete(impl.name);
+            await runner.stop();
+          } else {
+            await disengageMembers(fleet, runner, dir, ids);
+          }
         } catch (err) {
           broken.add(impl.name);
           await runners.get(impl.name)?.runner.stop();
           runners.delete(impl.name);
-          failed(impl, err);
+          rounds.errors.push({ impl: impl.name, config: `clusters=${clusters}`, message: errorMessage(err) });
+          ctx.progress(`${rounds.what} ${impl.name} failed: ${errorMessage(err)}`);
         }
       }
     }

@@ -11,7 +11,7 @@ import { formatNumber, renderTable } from '../table.js';
 import { UpdateWriter } from '../writer.js';
 import { statsWhenDrained } from './engaged-runner.js';
 import { takeTurns } from './rounds.js';
-import { errorMessage, type ScenarioContext, type ScenarioResult } from './scenario.js';
+import type { ScenarioContext, ScenarioResult } from './scenario.js';
 
 export interface ThroughputResult {
   impl: string;
@@ -53,10 +53,7 @@ export async function throughputScenario(ctx: ScenarioContext): Promise<Scenario
       try {
         const windowsOf = new Map<string, ThroughputWindow[]>();
         await takeTurns(
-          fleet,
-          ctx.impls,
-          windows,
-          clusters,
+          { fleet, ctx, rounds: windows, clusters, errors, what: `throughput ${clusters} clusters` },
           async (runner, impl, round) => {
             // A runner's first turn warms it longer: it has compiled little of its code yet.
             await writer.closedLoop(writers, round === 0 ? firstWarmupMs : warmupMs);
@@ -75,10 +72,6 @@ export async function throughputScenario(ctx: ScenarioContext): Promise<Scenario
             ctx.progress(
               `throughput ${impl.name} ${clusters} clusters, round ${round + 1} of ${windows}: ${formatNumber(w.reconcilesPerSecond)} reconciles/s at ${formatNumber(w.updatesPerSecond)} updates/s`,
             );
-          },
-          (impl, err) => {
-            errors.push({ impl: impl.name, config: `clusters=${clusters}`, message: errorMessage(err) });
-            ctx.progress(`throughput ${impl.name} ${clusters} clusters failed: ${errorMessage(err)}`);
           },
         );
         for (const impl of ctx.impls) {
