@@ -116,6 +116,20 @@ test("MCR_BENCH_LATENCY_TRACE splits mcr's latency at the controller and records
   const { stdout } = await run(process.execPath, [join(root, 'tools/bench/dist/latency-trace-report.js'), traceDir], { cwd: root });
   expect(stdout).toMatch(/^mcr: \d+ events/);
   expect(stdout).toContain('fleet (API servers) (pid ');
+
+  // A folder that is missing, or holds no trace, is said so instead of a stack trace or a report of NaNs.
+  const report = (folder: string) =>
+    run(process.execPath, [join(root, 'tools/bench/dist/latency-trace-report.js'), folder], { cwd: root }).then(
+      () => ({ code: 0, stderr: '' }),
+      (e: { code: number; stderr: string }) => e,
+    );
+  expect(await report(join(dir, 'no-such-folder'))).toMatchObject({
+    code: 2,
+    stderr: expect.stringMatching(/^latency-trace-report: cannot read .*no-such-folder: ENOENT/),
+  });
+  const empty = join(dir, 'empty-trace');
+  await mkdir(empty);
+  expect(await report(empty)).toMatchObject({ code: 1, stderr: expect.stringContaining('no mcr events in') });
 }, 120_000);
 
 test('--quick projects engages every Milo project and reports memory per project, idle and with informers', async () => {

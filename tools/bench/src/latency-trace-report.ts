@@ -87,7 +87,17 @@ function main(): void {
     process.stderr.write('usage: latency-trace-report <dir written by MCR_BENCH_LATENCY_TRACE>\n');
     process.exit(2);
   }
-  const r = readTrace(dir);
+  let r: TraceReport;
+  try {
+    r = readTrace(dir);
+  } catch (err) {
+    process.stderr.write(`latency-trace-report: cannot read ${dir}: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(2);
+  }
+  if (r.events === 0) {
+    process.stderr.write(`latency-trace-report: no mcr events in ${dir} (was MCR_BENCH_LATENCY_TRACE set to it, and did mcr run?)\n`);
+    process.exit(1);
+  }
   const f = (n: number): string => n.toFixed(1);
   const out: string[] = [`mcr: ${r.events} events (writer stamp -> controller -> reconciled)`];
   for (const p of r.percentiles)
