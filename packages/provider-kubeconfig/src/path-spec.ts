@@ -4,7 +4,8 @@
  * for changes. Listing follows symlinked files (Kubernetes mounts Secrets and ConfigMaps as symlinks swapped
  * atomically) but not symlinked directories, so a walk cannot loop.
  */
-import { lstat, readdir, stat } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { globBase, globToRegExp, isGlob } from './glob.js';
@@ -52,24 +53,32 @@ async function isDirectory(path: string): Promise<boolean> {
   }
 }
 
-async function filesIn(dir: string): Promise<string[]> {
-  let names: string[];
+/** Whether a listed entry is a file (following a symlink); true when that cannot be told, so reading it reports why. */
+async function fileOrUnknown(entry: Dirent, path: string): Promise<boolean> {
+  if (entry.isFile()) return true;
+  if (!entry.isSymbolicLink()) return false;
   try {
-    names = await readdir(dir);
+    return await isFile(path);
+  } catch {
+    return true;
+  }
+}
+
+const byName = (a: Dirent, b: Dirent): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+async function filesIn(dir: string): Promise<string[]> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
   } catch (err) {
     if (isMissing(err)) return [];
     throw err;
   }
   const files: string[] = [];
-  for (const name of names.sort()) {
-    if (name.startsWith('.')) continue;
-    const path = join(dir, name);
-    try {
-      if (await isFile(path)) files.push(path);
-    } catch {
-      // An entry that cannot be examined is listed, so reading it reports why instead of dropping its clusters.
-      files.push(path);
-    }
+  for (const entry of entries.sort(byName)) {
+    if (entry.name.startsWith('.')) continue;
+    const path = join(dir, entry.name);
+    if (await fileOrUnknown(entry, path)) files.push(path);
   }
   return files;
 }
@@ -124,32 +133,21 @@ function globSpec(source: string, absolute: string): PathSpec {
       const found: string[] = [];
       let visited = 0;
       const walk = async (dir: string, level: number): Promise<void> => {
-        let names: string[];
+        let entries: Dirent[];
         try {
-          names = await readdir(dir);
+          entries = await readdir(dir, { withFileTypes: true });
         } catch (err) {
           if (level === 0 && !isMissing(err)) throw err;
           return;
         }
-        for (const name of names.sort()) {
-          if (name.startsWith('.') || ++visited > MAX_WALK_ENTRIES) continue;
-          const path = join(dir, name);
-          let info;
-          try {
-            info = await lstat(path);
-          } catch {
-            continue;
-          }
-          if (info.isDirectory()) {
+        // The entries' types come with the listing: only matching names and folders to descend cost a call more.
+        for (const entry of entries.sort(byName)) {
+          if (entry.name.startsWith('.') || ++visited > MAX_WALK_ENTRIES) continue;
+          const path = join(dir, entry.name);
+          if (entry.isDirectory()) {
             if (depth === undefined || level < depth) await walk(path, level + 1);
-          } else if (matcher.test(path)) {
-            let file = true;
-            try {
-              file = await isFile(path);
-            } catch {
-              // listed, so reading it reports why
-            }
-            if (file) found.push(path);
+          } else if (matcher.test(path) && (await fileOrUnknown(entry, path))) {
+            found.push(path);
           }
         }
       };
