@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -369,6 +369,42 @@ describe('KubeconfigFileProvider', () => {
       await expect.poll(server, { timeout: 10_000 }).toBe(members[1]!.url);
       await rm(file);
       await expect.poll(() => aware.live(), { timeout: 10_000 }).toEqual([]);
+    }
+  });
+
+  test('a file written while the watcher starts is still seen to go away, without the periodic rescan', async () => {
+    // chokidar lists a folder before it watches it, and listing a full folder takes a while: a file created in
+    // between is in neither, so chokidar never reports its removal (unless a later change in that folder makes it
+    // list again). The folder's own change events still come. Ten folders, each with one file written at its own
+    // moment of the start, so that some of them land in that gap.
+    const d = freshDir();
+    const folders = Array.from({ length: 10 }, (_, j) => join(d, `folder-${j}`));
+    writeFileSync(join(d, 'filler'), '');
+    for (const folder of folders) {
+      mkdirSync(folder);
+      for (let i = 0; i < 1_000; i++) linkSync(join(d, 'filler'), join(folder, `filler-${i}.txt`));
+    }
+    const { aware, provider, records } = start(
+      folders.map((f) => join(f, '*.yaml')),
+      { debounceMs: 0, rescanIntervalMs: 0 },
+    );
+    const files = folders.map((f) => join(f, 'member.yaml'));
+    for (const file of files) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      writeFileSync(file, members[0]!.kubeconfig());
+    }
+    const names = files.map((f) => `${f}+${ctx(members[0]!)}`).sort();
+    await expect.poll(() => provider.names(), { timeout: 20_000 }).toEqual(names);
+    // Each removal only once the provider has stopped looking on its own: its scans would find any file gone.
+    const quiet = () =>
+      records
+        .filter((r) => r.includes('"scanned kubeconfig files"'))
+        .at(-1)
+        ?.includes('"lookingAgain":false');
+    for (const [i, file] of files.entries()) {
+      await expect.poll(quiet, { timeout: 10_000 }).toBe(true);
+      await rm(file);
+      await expect.poll(() => aware.live().length, { timeout: 5_000 }).toBe(files.length - i - 1);
     }
   });
 

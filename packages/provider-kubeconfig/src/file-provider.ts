@@ -9,6 +9,7 @@
  */
 import { watch, type FSWatcher } from 'chokidar';
 import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { ClusterEngager, EngagerProvider } from '@multicluster-runtime/core';
 import { listKubeconfigContexts, parseUntrustedKubeconfig, type ParsedKubeconfig } from '@multicluster-runtime/core/kubeconfig';
 import {
@@ -163,6 +164,14 @@ export class KubeconfigFileProvider extends EngagerProvider {
       if (event === 'add' || event === 'change') this.loadNewAtOnce(path);
       this.schedule();
     });
+    // chokidar lists a folder before it watches it and tracks only what it saw; a file created in between is never
+    // reported, not even its removal. The folder's own change events still arrive, raw: they schedule a rescan too.
+    watcher.on('raw', (_event, name, details) => {
+      const where = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
+      if (typeof where === 'string' && typeof name === 'string' && !spec.covers(join(where, name)) && !spec.covers(where)) return;
+      this.eventsSinceScan = true;
+      this.schedule();
+    });
     watcher.on('error', (err) => this.log.warn('watching kubeconfig files failed', { path: spec.source, error: describeError(err) }));
     return watcher;
   }
@@ -223,7 +232,9 @@ export class KubeconfigFileProvider extends EngagerProvider {
         const afterEvents = this.eventsSinceScan;
         this.eventsSinceScan = false;
         try {
-          if ((await this.scan()) || afterEvents) this.confirmLater();
+          const changed = await this.scan();
+          if (changed || afterEvents) this.confirmLater();
+          this.log.debug('scanned kubeconfig files', { changed, lookingAgain: changed || afterEvents });
         } catch (err) {
           this.log.error('scanning kubeconfig files failed', err);
         }
