@@ -14,12 +14,13 @@ export const IMPL_NAMES = ['mcr', 'client-node', 'go-mcr'] as const;
 export type ImplName = (typeof IMPL_NAMES)[number];
 
 /**
- * `MCR_BENCH_CPU_PROF=<dir>` writes a V8 CPU profile of every Node runner there (`node --cpu-prof`),
- * `MCR_BENCH_ALLOC_PROF=<dir>` a sampling profile of every allocation, collected or not (where the GC's work comes
- * from), `MCR_BENCH_GC_TRACE=<dir>` every collection with its kind and pause, and `MCR_BENCH_LATENCY_TRACE=<dir>` its
- * event-loop stalls (and, for mcr, where each event's latency goes), to profile first.
+ * Node flags for the bench's own processes (every runner and the fleet server): `MCR_BENCH_CPU_PROF=<dir>` writes a
+ * V8 CPU profile of each there (`node --cpu-prof`), `MCR_BENCH_ALLOC_PROF=<dir>` a sampling profile of every
+ * allocation, collected or not (where the GC's work comes from), `MCR_BENCH_GC_TRACE=<dir>` every collection with its
+ * kind and pause, and `MCR_BENCH_LATENCY_TRACE=<dir>` its event-loop stalls (and, for mcr, where each event's latency
+ * goes), to profile first.
  */
-function profileArgs(): string[] {
+export function profileArgs(): string[] {
   const cpu = process.env['MCR_BENCH_CPU_PROF'];
   const preload = (script: string) => ['--import', new URL(`./runners/${script}`, import.meta.url).href];
   return [

@@ -11,6 +11,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { isNotFound } from '@multicluster-runtime/core';
 import { Transport } from '@multicluster-runtime/core/client';
 import { JsonLineProcess } from '../child.js';
+import { profileArgs } from '../impls.js';
 import { nowMicros } from '../protocol.js';
 import { BENCH_NAMESPACE } from './fleet-names.js';
 
@@ -42,8 +43,8 @@ export class FleetProcess {
     const poolDir = join(workDir, 'pool');
     await mkdir(poolDir);
     const proc = new JsonLineProcess('fleet server', process.execPath, [
-      // MCR_BENCH_LATENCY_TRACE: the servers' event-loop stalls too, since every event passes through them.
-      ...(process.env['MCR_BENCH_LATENCY_TRACE'] ? ['--import', new URL('../latency-trace.js', import.meta.url).href] : []),
+      // Profiled like the runners when asked: every event passes through these servers.
+      ...profileArgs(),
       serverScript,
       '--members',
       String(members),
