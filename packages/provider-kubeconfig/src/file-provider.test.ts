@@ -1,4 +1,4 @@
-import { linkSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,6 +60,21 @@ function start(paths: string[], options: Partial<KubeconfigFileProviderOptions> 
   };
   running.push(stop);
   return { provider, aware, records, history, stop };
+}
+
+/** How many inotify watches this process holds (Linux), from the kernel's own account of each inotify descriptor. */
+function inotifyWatches(): number {
+  let count = 0;
+  for (const fd of readdirSync('/proc/self/fdinfo')) {
+    try {
+      count += readFileSync(join('/proc/self/fdinfo', fd), 'utf8')
+        .split('\n')
+        .filter((l) => l.startsWith('inotify wd:')).length;
+    } catch {
+      // closed since listed
+    }
+  }
+  return count;
 }
 
 /** A kubeconfig with one context per member, named ctx-0, ctx-1, … */
@@ -406,6 +421,18 @@ describe('KubeconfigFileProvider', () => {
       await rm(file);
       await expect.poll(() => aware.live().length, { timeout: 5_000 }).toBe(files.length - i - 1);
     }
+  });
+
+  test.runIf(process.platform === 'linux')('files the paths do not cover are not watched', async () => {
+    const d = freshDir();
+    // Files of their own: hard links would share one inode, and so one watch.
+    for (let i = 0; i < 1_000; i++) writeFileSync(join(d, `notes-${i}.txt`), '');
+    await writeFile(join(d, 'member.yaml'), members[0]!.kubeconfig());
+    const before = inotifyWatches();
+    const { aware } = start([join(d, '*.yaml')]);
+    await expect.poll(() => aware.live().length, { timeout: 10_000 }).toBe(1);
+    // The folder and its one kubeconfig, not the 1,000 notes beside them (chokidar watched each of them before).
+    expect(inotifyWatches() - before).toBeLessThan(10);
   });
 
   test('stopping disengages everything and stops watching', async () => {

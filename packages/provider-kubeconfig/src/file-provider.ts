@@ -157,6 +157,8 @@ export class KubeconfigFileProvider extends EngagerProvider {
   private watchSpec(spec: PathSpec): FSWatcher {
     const watcher = watch(spec.watchDir, {
       ignoreInitial: true,
+      // Files the spec does not cover are neither watched (an inotify watch each) nor reported (a rescan each).
+      ignored: (path, stats) => stats?.isFile() === true && !spec.covers(path),
       ...(spec.depth === undefined ? {} : { depth: spec.depth }),
     });
     watcher.on('all', (event, path) => {
