@@ -45,10 +45,16 @@ if (dir) {
 
 /** Notes when each stamped event reached the controller and when it was reconciled (mcr runner, trace mode only). */
 export class LatencySplit {
+  /** Arrival per stamp, oldest first. An update coalesced into a newer one is never reconciled with its own stamp. */
   private readonly seen = new Map<string, number>();
   private readonly events: SplitEvent[] = [];
+  private arrivalsSinceSweep = 0;
 
-  constructor(folder: string) {
+  /** `maxAgeUs`: how long an arrival waits for its reconcile before it is taken for coalesced and forgotten. */
+  constructor(
+    folder: string,
+    private readonly maxAgeUs = 60_000_000,
+  ) {
     process.on('exit', () => {
       if (this.events.length > 0) writeFileSync(join(folder, `split-${process.pid}.json`), JSON.stringify(this.events));
     });
@@ -56,7 +62,20 @@ export class LatencySplit {
 
   /** The event carrying `stamp` reached the controller. */
   reachedController(stamp: string): void {
-    this.seen.set(stamp, nowMicros());
+    const now = nowMicros();
+    this.seen.set(stamp, now);
+    if (++this.arrivalsSinceSweep < 10_000) return;
+    // Forget old arrivals: their updates were coalesced into later ones, which are reconciled instead.
+    this.arrivalsSinceSweep = 0;
+    for (const [old, at] of this.seen) {
+      if (at > now - this.maxAgeUs) break;
+      this.seen.delete(old);
+    }
+  }
+
+  /** Arrivals still waiting for their reconcile. */
+  get pending(): number {
+    return this.seen.size;
   }
 
   /** The object carrying `stamp` was reconciled. */
