@@ -109,16 +109,25 @@ export class FleetProcess {
   }
 
   /** Publishes member `i` as the kubeconfig Secret `id` on the host; returns when the request was sent (µs). */
-  async publishSecret(id: string, i: number): Promise<number> {
+  /** A namespace of its own on the host, for a runner's kubeconfig Secrets (`label` names it). */
+  async newSecretNamespace(label: string): Promise<string> {
+    const name = `secrets-${label}`;
+    const body = { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
+    await this.host().request({ method: 'POST', path: '/api/v1/namespaces', body });
+    return name;
+  }
+
+  /** Publishes member `i` as the kubeconfig Secret `id` (in `namespace`); returns when it was sent (µs since the epoch). */
+  async publishSecret(id: string, i: number, namespace = BENCH_NAMESPACE): Promise<number> {
     const data = Buffer.from(await this.memberKubeconfig(i)).toString('base64');
     const body = {
       apiVersion: 'v1',
       kind: 'Secret',
-      metadata: { name: id, namespace: BENCH_NAMESPACE, labels: { [secretLabel]: 'true' } },
+      metadata: { name: id, namespace, labels: { [secretLabel]: 'true' } },
       data: { kubeconfig: data },
     };
     const t = nowMicros();
-    await this.host().request({ method: 'POST', path: `/api/v1/namespaces/${BENCH_NAMESPACE}/secrets`, body });
+    await this.host().request({ method: 'POST', path: `/api/v1/namespaces/${namespace}/secrets`, body });
     return t;
   }
 
@@ -130,9 +139,9 @@ export class FleetProcess {
     await this.host().request({ method: 'PUT', path, body: { ...secret, data: { kubeconfig: data } } });
   }
 
-  async unpublishSecret(id: string): Promise<void> {
+  async unpublishSecret(id: string, namespace = BENCH_NAMESPACE): Promise<void> {
     await this.host()
-      .request({ method: 'DELETE', path: `/api/v1/namespaces/${BENCH_NAMESPACE}/secrets/${id}` })
+      .request({ method: 'DELETE', path: `/api/v1/namespaces/${namespace}/secrets/${id}` })
       .catch((err: unknown) => {
         if (!isNotFound(err)) throw err;
       });
