@@ -49,6 +49,11 @@ export class JsonLineProcess {
     return this.child.pid;
   }
 
+  /** Throws why the process is gone, if it is: for callers that wait on what it sent rather than on a request. */
+  throwIfExited(): void {
+    if (this.exitError) throw this.exitError;
+  }
+
   private describeStderr(): string {
     const tail = this.stderrTail.trim().split('\n').slice(-8).join('\n');
     return tail ? `: ${tail}` : '';

@@ -67,6 +67,15 @@ export class RunnerProcess {
     return runner;
   }
 
+  /**
+   * Whether each cluster of `ids` has had its first reconcile. Throws if the runner has exited, which would otherwise
+   * leave a poll of this waiting out its whole timeout.
+   */
+  reconciledAll(ids: readonly string[]): boolean {
+    this.proc.throwIfExited();
+    return ids.every((id) => this.firsts.has(id));
+  }
+
   async engaged(): Promise<number> {
     const reply = await this.proc.request<{ clusters: number }>('engaged');
     return reply.clusters;

@@ -54,7 +54,7 @@ export async function engageScenario(ctx: ScenarioContext): Promise<ScenarioResu
       ids.map(({ id, member }) => (source === 'file' ? fleet.publishFile(dir, id, member) : fleet.publishSecret(id, member, namespace))),
     );
     await waitFor(
-      () => ids.every(({ id }) => r.firsts.has(id)),
+      () => r.reconciledAll(ids.map(({ id }) => id)),
       60_000 + size * 1000,
       `${size} first reconciles (${impl.name}, ${source})`,
     );

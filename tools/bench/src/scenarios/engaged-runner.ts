@@ -24,12 +24,7 @@ export async function engageMembers(
   const ids = Array.from({ length: clusters }, (_, i) => `${prefix}${i}`);
   await mapConcurrent(ids, 50, (id, i) => fleet.publishFile(dir, id, i));
   const timeoutMs = 60_000 + clusters * 200;
-  await waitFor(
-    () => ids.every((id) => runner.firsts.has(id)),
-    timeoutMs,
-    `first reconciles of ${clusters} clusters (${runner.impl.name})`,
-    50,
-  );
+  await waitFor(() => runner.reconciledAll(ids), timeoutMs, `first reconciles of ${clusters} clusters (${runner.impl.name})`, 50);
   await waitFor(async () => (await runner.engaged()) === clusters, timeoutMs, `${clusters} engaged clusters (${runner.impl.name})`, 50);
   return ids;
 }
