@@ -108,7 +108,6 @@ export class FleetProcess {
     return this.hostTransport;
   }
 
-  /** Publishes member `i` as the kubeconfig Secret `id` on the host; returns when the request was sent (µs). */
   /** A namespace of its own on the host, for a runner's kubeconfig Secrets (`label` names it). */
   async newSecretNamespace(label: string): Promise<string> {
     const name = `secrets-${label}`;

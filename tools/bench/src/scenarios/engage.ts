@@ -107,14 +107,13 @@ export async function engageScenario(ctx: ScenarioContext): Promise<ScenarioResu
                 m.cpuMs += done.cpuMs;
                 measured.set(impl.name, m);
               } catch (err) {
-                measured.delete(impl.name);
                 await fail(impl, err);
               }
             }
           }
           for (const impl of ctx.impls) {
             const m = measured.get(impl.name);
-            if (!m || !runners.has(impl.name)) continue;
+            if (!m || !runners.has(impl.name)) continue; // failed in this size: no row from a part of its rounds
             const latencyMs = summarize(m.samples);
             const cpuMsPerCluster = m.cpuMs / m.samples.length;
             results.push({ impl: impl.name, source, clusters: size, rounds, latencyMs, cpuMsPerCluster });
