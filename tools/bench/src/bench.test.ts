@@ -132,6 +132,43 @@ test("MCR_BENCH_LATENCY_TRACE splits mcr's latency at the controller and records
   expect(await report(empty)).toMatchObject({ code: 1, stderr: expect.stringContaining('no mcr events in') });
 }, 120_000);
 
+test("--quick throughput reports each implementation's reconciles/s and the CPU per update of the runner, the fleet and the writer", async () => {
+  const json = join(dir, 'throughput.json');
+  const { stdout } = await run(
+    process.execPath,
+    [
+      join(root, 'tools/bench/dist/main.js'),
+      '--quick',
+      '--scenarios',
+      'throughput',
+      '--impls',
+      'mcr,client-node',
+      '--json',
+      json,
+      '--charts',
+      join(dir, 'charts'),
+    ],
+    { cwd: root, timeout: 110_000 },
+  );
+  expect(stdout).toContain('CPU: ms per 1,000 updates of the runner, the fleet server and the writer');
+  const report = JSON.parse(await readFile(json, 'utf8')) as {
+    failures: unknown[];
+    scenarios: { name: string; errors: unknown[]; results: Record<string, any>[] }[];
+  };
+  expect(report.failures).toEqual([]);
+  const [throughput] = report.scenarios;
+  expect(throughput!.errors).toEqual([]);
+  expect(throughput!.results.map((r) => r['impl'])).toEqual(['mcr', 'client-node']);
+  for (const r of throughput!.results) {
+    expect(r['reconcilesPerSecond'].median).toBeGreaterThan(0);
+    // Every update costs each process some CPU: a figure of 0 would mean the process was not measured.
+    for (const cpu of ['cpuMsPer1000Events', 'fleetCpuMsPer1000Events', 'writerCpuMsPer1000Events']) {
+      expect(r[cpu].samples).toHaveLength(1);
+      expect(r[cpu].median).toBeGreaterThan(0);
+    }
+  }
+}, 120_000);
+
 test('--quick projects engages every Milo project and reports memory per project, idle and with informers', async () => {
   const json = join(dir, 'projects.json');
   const { stdout } = await run(

@@ -92,3 +92,9 @@ export type RunnerMessage = ReadyMessage | FirstReconcileMessage | RunnerReply;
 export function nowMicros(): number {
   return Math.round((performance.timeOrigin + performance.now()) * 1000);
 }
+
+/** CPU time (user and system) this process has used since it started, ms. */
+export function processCpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}

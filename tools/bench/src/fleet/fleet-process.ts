@@ -22,6 +22,8 @@ export interface FleetStats {
   connections: number;
   requests: number;
   openWatches: number;
+  /** CPU time the fleet server has used since it started, ms: what serving the writer and the watchers cost. */
+  cpuMs: number;
 }
 
 export class FleetProcess {

@@ -10,7 +10,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { Transport } from '@multicluster-runtime/core/client';
 import { startApiServer, startFleet, type ApiServer } from '@multicluster-runtime/envtest';
 import { mapConcurrent } from '../concurrency.js';
-import { readCommands } from '../protocol.js';
+import { processCpuMs, readCommands } from '../protocol.js';
 import { BENCH_NAMESPACE, objectName } from './fleet-names.js';
 
 async function seed(server: ApiServer, objects: number): Promise<void> {
@@ -64,7 +64,7 @@ async function main(): Promise<void> {
           total.requests += st.requests;
           total.openWatches += st.openWatches;
         }
-        process.stdout.write(`${JSON.stringify({ id: cmd.id, type: 'stats', ...total })}\n`);
+        process.stdout.write(`${JSON.stringify({ id: cmd.id, type: 'stats', ...total, cpuMs: processCpuMs() })}\n`);
       }
     }
   } finally {

@@ -2,7 +2,7 @@
  * The stdin/stdout loop shared by the TypeScript runners: starts the implementation, announces it, then answers
  * commands until "stop" or until stdin closes (the bench went away), and stops the implementation before exiting.
  */
-import { readCommands, type RunnerCommand, type RunnerMessage } from '../protocol.js';
+import { processCpuMs, readCommands, type RunnerCommand, type RunnerMessage } from '../protocol.js';
 import { memoryAfterGc } from './gc-memory.js';
 import { Recorder } from './recorder.js';
 import { parseRunnerArgs, type RunnerArgs } from './runner-args.js';
@@ -20,11 +20,6 @@ function send(msg: RunnerMessage): void {
   process.stdout.write(`${JSON.stringify(msg)}\n`);
 }
 
-function cpuMs(): number {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-}
-
 /** Runs a runner process's main loop; sets the exit code. */
 export async function serveRunner(impl: string, start: StartImpl): Promise<void> {
   const args = parseRunnerArgs(process.argv.slice(2));
@@ -40,10 +35,10 @@ export async function serveRunner(impl: string, start: StartImpl): Promise<void>
         break;
       case 'reset':
         recorder.reset();
-        send({ id, type: 'reset', cpuMs: cpuMs() });
+        send({ id, type: 'reset', cpuMs: processCpuMs() });
         break;
       case 'stats':
-        send({ id, type: 'stats', ...recorder.stats(), cpuMs: cpuMs() });
+        send({ id, type: 'stats', ...recorder.stats(), cpuMs: processCpuMs() });
         break;
       case 'memory':
         send(memoryAfterGc(id));

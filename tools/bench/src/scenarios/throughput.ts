@@ -2,11 +2,14 @@
  * Throughput: reconciles per second across 10 and 100 clusters of 100 ConfigMaps each, under a steady stream of
  * updates written as fast as the servers take them (closed loop, round-robin over every object). Reports the
  * reconciles/s each implementation completed next to the update rate offered, over several windows (median and
- * range), with the latency and CPU cost per 1,000 events of the same windows. The implementations take turns in
- * rounds whose order rotates (see rounds.ts), one warmed-up window each per round, in a runner kept between turns.
+ * range), with the latency and CPU cost per 1,000 events of the same windows: the runner's, and the fleet server's and
+ * the writer's, which do the same work whoever watches and so show what the runner's CPU took from them on shared
+ * cores. The implementations take turns in rounds whose order rotates (see rounds.ts), one warmed-up window each per
+ * round, in a runner kept between turns.
  */
 import { FleetProcess } from '../fleet/fleet-process.js';
 import { spread, summarizeMicros, type Spread, type Summary } from '../stats.js';
+import { processCpuMs } from '../protocol.js';
 import { formatNumber, renderTable } from '../table.js';
 import { UpdateWriter } from '../writer.js';
 import { statsWhenDrained } from './engaged-runner.js';
@@ -25,6 +28,12 @@ export interface ThroughputResult {
   latencyMs: Summary;
   /** Runner CPU time per 1,000 updates, ms, per window. */
   cpuMsPer1000Events: Spread;
+  /**
+   * The fleet server's and the writer's CPU time per 1,000 updates, ms, per window: the same work whoever watches,
+   * so where they differ between implementations, the runner's own use of the shared cores made it dearer.
+   */
+  fleetCpuMsPer1000Events: Spread;
+  writerCpuMsPer1000Events: Spread;
 }
 
 /** What one window of one implementation gave. */
@@ -32,6 +41,8 @@ interface ThroughputWindow {
   reconcilesPerSecond: number;
   updatesPerSecond: number;
   cpuMsPer1000Events: number;
+  fleetCpuMsPer1000Events: number;
+  writerCpuMsPer1000Events: number;
   /** Update → reconcile latencies, µs. */
   samples: number[];
 }
@@ -59,13 +70,20 @@ export async function throughputScenario(ctx: ScenarioContext): Promise<Scenario
             await writer.closedLoop(writers, round === 0 ? firstWarmupMs : warmupMs);
             await statsWhenDrained(runner);
             const cpu0 = await runner.reset();
+            const fleetCpu0 = (await fleet.stats()).cpuMs;
+            const writerCpu0 = processCpuMs();
             const t0 = performance.now();
             const written = await writer.closedLoop(writers, windowMs);
+            const writerCpuMs = processCpuMs() - writerCpu0;
             const stats = await statsWhenDrained(runner);
+            const fleetCpuMs = (await fleet.stats()).cpuMs - fleetCpu0;
+            const per1000 = (ms: number): number => (ms / Math.max(1, written.written)) * 1000;
             const w: ThroughputWindow = {
               reconcilesPerSecond: stats.reconciles / ((performance.now() - t0) / 1000),
               updatesPerSecond: written.rate,
-              cpuMsPer1000Events: ((stats.cpuMs - cpu0) / Math.max(1, written.written)) * 1000,
+              cpuMsPer1000Events: per1000(stats.cpuMs - cpu0),
+              fleetCpuMsPer1000Events: per1000(fleetCpuMs),
+              writerCpuMsPer1000Events: per1000(writerCpuMs),
               samples: stats.samples,
             };
             windowsOf.set(impl.name, [...(windowsOf.get(impl.name) ?? []), w]);
@@ -85,6 +103,8 @@ export async function throughputScenario(ctx: ScenarioContext): Promise<Scenario
             updatesPerSecond: spread(mine.map((w) => w.updatesPerSecond)),
             latencyMs: summarizeMicros(mine.flatMap((w) => w.samples)),
             cpuMsPer1000Events: spread(mine.map((w) => w.cpuMsPer1000Events)),
+            fleetCpuMsPer1000Events: spread(mine.map((w) => w.fleetCpuMsPer1000Events)),
+            writerCpuMsPer1000Events: spread(mine.map((w) => w.writerCpuMsPer1000Events)),
           });
         }
       } finally {
@@ -96,7 +116,7 @@ export async function throughputScenario(ctx: ScenarioContext): Promise<Scenario
   }
 
   const range = (s: Spread | undefined): string => (s && s.samples.length > 1 ? `${formatNumber(s.min, 0)}-${formatNumber(s.max, 0)}` : '');
-  const header = ['clusters', 'impl', 'reconciles/s', 'range', 'updates/s', 'p50 ms', 'p99 ms', 'CPU ms/1k ev'];
+  const header = ['clusters', 'impl', 'reconciles/s', 'range', 'updates/s', 'p50 ms', 'p99 ms', 'CPU ms/1k ev', 'fleet CPU', 'writer CPU'];
   const rows = sizes.flatMap((clusters) =>
     ctx.impls.map((impl) => {
       const r = results.find((x) => x.impl === impl.name && x.clusters === clusters);
@@ -109,6 +129,8 @@ export async function throughputScenario(ctx: ScenarioContext): Promise<Scenario
         formatNumber(r?.latencyMs.p50),
         formatNumber(r?.latencyMs.p99),
         formatNumber(r?.cpuMsPer1000Events.median),
+        formatNumber(r?.fleetCpuMsPer1000Events.median),
+        formatNumber(r?.writerCpuMsPer1000Events.median),
       ];
     }),
   );
@@ -119,7 +141,7 @@ export async function throughputScenario(ctx: ScenarioContext): Promise<Scenario
     results: results as unknown as Record<string, unknown>[],
     errors,
     table: renderTable(
-      `Throughput: reconciles/s under a closed-loop update stream (${objects} objects per cluster, ${windows} x ${windowMs / 1000} s)`,
+      `Throughput: reconciles/s under a closed-loop update stream (${objects} objects per cluster, ${windows} x ${windowMs / 1000} s; CPU: ms per 1,000 updates of the runner, the fleet server and the writer)`,
       header,
       rows,
     ),
