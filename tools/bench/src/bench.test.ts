@@ -72,6 +72,8 @@ test('--quick latency finds the fleet capacity and reports each implementation a
     expect(r['latencyMs'].p50).toBeGreaterThan(0);
     expect(r['latencyMs'].p99).toBeGreaterThanOrEqual(r['latencyMs'].p50);
     expect(r['reconcilesPerUpdate']).toBeGreaterThan(0);
+    expect(r['cpuMsPer1000Events'].median).toBeGreaterThan(0);
+    expect(r['fleetCpuMsPer1000Events'].median).toBeGreaterThan(0);
     const ms = (r['percentilesMs'] as { p: number; ms: number }[]).map((x) => x.ms);
     expect(ms).toHaveLength(101);
     expect(ms).toEqual([...ms].sort((a, b) => a - b));

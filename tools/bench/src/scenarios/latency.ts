@@ -39,6 +39,8 @@ export interface LatencyResult {
   /** Reconciles per update written (below 1: updates coalesced by the queue). */
   reconcilesPerUpdate: number;
   cpuMsPer1000Events: Spread;
+  /** The fleet server's CPU per 1,000 updates, per window: its work is the same whoever watches. */
+  fleetCpuMsPer1000Events: Spread;
 }
 
 /** The percentiles kept for the distribution chart. */
@@ -70,7 +72,7 @@ export async function latencyScenario(ctx: ScenarioContext): Promise<ScenarioRes
       for (const load of loads) {
         // A runner's first window warms it longer: it has compiled little of its code yet.
         const warmup = round === 0 && load === 'half' ? firstWarmupMs : warmupMs;
-        const w = await measureWindow(runner, writer, rates[load], windowMs, warmup);
+        const w = await measureWindow(fleet, runner, writer, rates[load], windowMs, warmup);
         mine[load].push(w);
         ctx.progress(
           `latency ${impl.name} ${load}, round ${round + 1} of ${windows}: p99 ${formatNumber(w.p99Ms)} ms at ${formatNumber(w.rate, 0)} updates/s`,
@@ -89,7 +91,7 @@ export async function latencyScenario(ctx: ScenarioContext): Promise<ScenarioRes
     await fleet.close();
   }
 
-  const header = ['load', 'impl', 'updates/s', 'p50 ms', 'p99 ms', 'p99 range', 'max ms', 'reconciles/update', 'CPU ms/1k ev'];
+  const header = ['load', 'impl', 'updates/s', 'p50 ms', 'p99 ms', 'p99 range', 'max ms', 'reconciles/update', 'CPU ms/1k ev', 'fleet CPU'];
   const rows = (['half', 'saturated'] as const).flatMap((load) =>
     ctx.impls.map((impl) => {
       const r = results.find((x) => x.impl === impl.name && x.load === load);
@@ -103,6 +105,7 @@ export async function latencyScenario(ctx: ScenarioContext): Promise<ScenarioRes
         formatNumber(r?.latencyMs.max),
         formatNumber(r?.reconcilesPerUpdate, 2),
         formatNumber(r?.cpuMsPer1000Events.median),
+        formatNumber(r?.fleetCpuMsPer1000Events.median),
       ];
     }),
   );
@@ -124,7 +127,7 @@ export async function latencyScenario(ctx: ScenarioContext): Promise<ScenarioRes
     results: results as unknown as Record<string, unknown>[],
     errors,
     table: renderTable(
-      `Event -> reconcile latency at half the fleet's capacity and at all of it (${formatNumber(capacity, 0)} updates/s; ${clusters} clusters x ${objects} objects, ${windows} x ${windowMs / 1000} s each)`,
+      `Event -> reconcile latency at half the fleet's capacity and at all of it (${formatNumber(capacity, 0)} updates/s; ${clusters} clusters x ${objects} objects, ${windows} x ${windowMs / 1000} s each; CPU: ms per 1,000 updates of the runner and the fleet server)`,
       header,
       rows,
     ),
@@ -139,6 +142,7 @@ interface LatencyWindow {
   skipped: number;
   reconciles: number;
   cpuMsPer1000Events: number;
+  fleetCpuMsPer1000Events: number;
   p99Ms: number;
   /** Event → reconcile latencies, µs. */
   samples: number[];
@@ -146,6 +150,7 @@ interface LatencyWindow {
 
 /** A warm-up at `rate` (the runner may be fresh), then one window, drained before it is read. */
 async function measureWindow(
+  fleet: FleetProcess,
   runner: RunnerProcess,
   writer: UpdateWriter,
   rate: number,
@@ -155,14 +160,18 @@ async function measureWindow(
   await writer.openLoop(rate, warmupMs);
   await statsWhenDrained(runner);
   const cpu0 = await runner.reset();
+  const fleetCpu0 = (await fleet.stats()).cpuMs;
   const result = await writer.openLoop(rate, windowMs);
   const stats = await statsWhenDrained(runner);
+  const fleetCpuMs = (await fleet.stats()).cpuMs - fleetCpu0;
+  const per1000 = (ms: number): number => (ms / Math.max(1, result.written)) * 1000;
   return {
     rate: result.rate,
     written: result.written,
     skipped: result.skipped,
     reconciles: stats.reconciles,
-    cpuMsPer1000Events: ((stats.cpuMs - cpu0) / Math.max(1, result.written)) * 1000,
+    cpuMsPer1000Events: per1000(stats.cpuMs - cpu0),
+    fleetCpuMsPer1000Events: per1000(fleetCpuMs),
     p99Ms: summarizeMicros(stats.samples).p99,
     samples: stats.samples,
   };
@@ -183,5 +192,6 @@ function summarize(impl: string, load: LatencyLoad, clusters: number, targetRate
     percentilesMs: chartPercentiles.map((p) => ({ p, ms: percentile(sorted, p) / 1000 })),
     reconcilesPerUpdate: windows.reduce((n, w) => n + w.reconciles, 0) / Math.max(1, written),
     cpuMsPer1000Events: spread(windows.map((w) => w.cpuMsPer1000Events)),
+    fleetCpuMsPer1000Events: spread(windows.map((w) => w.fleetCpuMsPer1000Events)),
   };
 }
