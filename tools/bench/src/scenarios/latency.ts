@@ -66,13 +66,18 @@ export async function latencyScenario(ctx: ScenarioContext): Promise<ScenarioRes
     const rates: Record<LatencyLoad, number> = { half: Math.round(capacity / 2), saturated: Math.round(capacity) };
     ctx.progress(`latency: the fleet takes ${formatNumber(capacity, 0)} updates/s; measuring at ${rates.half} and ${rates.saturated}`);
     const windowsOf = new Map<string, Record<LatencyLoad, LatencyWindow[]>>();
-    await takeTurns({ fleet, ctx, rounds: windows, clusters, errors, what: 'latency' }, async (runner, impl, round) => {
+    const rounds = { fleet, ctx, rounds: windows, clusters, errors, what: 'latency', discardFirstTurn: true };
+    await takeTurns(rounds, async (runner, impl, round) => {
       const mine = windowsOf.get(impl.name) ?? { half: [], saturated: [] };
       windowsOf.set(impl.name, mine);
       for (const load of loads) {
         // A runner's first window warms it longer: it has compiled little of its code yet.
-        const warmup = round === 0 && load === 'half' ? firstWarmupMs : warmupMs;
+        const warmup = round <= 0 && load === 'half' ? firstWarmupMs : warmupMs;
         const w = await measureWindow(fleet, runner, writer, rates[load], windowMs, warmup);
+        if (round < 0) {
+          ctx.progress(`latency ${impl.name} ${load}, the scenario's first turn (left out): p99 ${formatNumber(w.p99Ms)} ms`);
+          continue;
+        }
         mine[load].push(w);
         ctx.progress(
           `latency ${impl.name} ${load}, round ${round + 1} of ${windows}: p99 ${formatNumber(w.p99Ms)} ms at ${formatNumber(w.rate, 0)} updates/s`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rotated } from './rounds.js';
+import { rotated, turnOrder } from './rounds.js';
 
 describe('rounds', () => {
   it('puts every implementation in every position once over as many rounds as implementations', () => {
@@ -13,5 +13,12 @@ describe('rounds', () => {
       expect(orders.map((o) => o.indexOf(name)).sort()).toEqual([0, 1, 2]);
     }
     expect(rotated([], 3)).toEqual([]);
+  });
+
+  it('runs the first implementation once more, as round -1, before all the others when the first turn is discarded', () => {
+    const turns = (discard: boolean) => turnOrder(['mcr', 'client-node'], 2, discard).map((t) => `${t.item}@${t.round}`);
+    expect(turns(false)).toEqual(['mcr@0', 'client-node@0', 'client-node@1', 'mcr@1']);
+    expect(turns(true)).toEqual(['mcr@-1', 'mcr@0', 'client-node@0', 'client-node@1', 'mcr@1']);
+    expect(turnOrder([], 2, true)).toEqual([]);
   });
 });

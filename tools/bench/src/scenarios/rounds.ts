@@ -2,7 +2,9 @@
  * Rounds in which the implementations take turns against one fleet, in an order that rotates every round, so that
  * each implementation meets the fleet at every age. The fleet does not stay the same over a scenario: its in-memory
  * API servers run busier stretches in their first minute of watch traffic than later, so measuring one
- * implementation's windows back to back and then the next's gave whichever ran first the longer tail.
+ * implementation's windows back to back and then the next's gave whichever ran first the longer tail. The
+ * scenario's very first turn is slow whoever takes it, which no order spreads: a scenario can discard it
+ * (`discardFirstTurn`).
  *
  * Each implementation's runner is started once and kept, so it is measured warm (a runner started afresh for every
  * turn spends its first seconds compiling, which shows in its CPU per event); a turn engages the members in it as new
@@ -20,6 +22,16 @@ export function rotated<T>(items: readonly T[], round: number): T[] {
   return [...items.slice(k), ...items.slice(0, k)];
 }
 
+/**
+ * The turns of a scenario in order: round 0 in the given order, each later round rotated by one, and, when
+ * `discardFirst`, a turn of the first implementation as round -1 before them all.
+ */
+export function turnOrder<T>(items: readonly T[], rounds: number, discardFirst = false): { item: T; round: number }[] {
+  const turns: { item: T; round: number }[] = discardFirst && items.length > 0 ? [{ item: items[0] as T, round: -1 }] : [];
+  for (let round = 0; round < rounds; round++) for (const item of rotated(items, round)) turns.push({ item, round });
+  return turns;
+}
+
 /** What a turn is given: the runner, with the fleet's members 0..clusters-1 engaged and their objects reconciled. */
 export type Turn = (runner: RunnerProcess, impl: ImplSpec, round: number) => Promise<void>;
 
@@ -34,45 +46,49 @@ export interface Rounds {
   errors: ScenarioResult['errors'];
   /** The scenario and configuration, for progress lines: `throughput 10 clusters`. */
   what: string;
+  /**
+   * Before round 0, the first implementation takes one turn more, as round -1, for the scenario to leave out: the
+   * scenario's first turn is slow whoever takes it, and rotation cannot spread that.
+   */
+  discardFirstTurn?: boolean;
 }
 
 /**
  * Runs `turn` for every implementation in every round, in rotated order, each in its own kept runner with the members
- * engaged for the turn. Every implementation's first turn is in round 0. An implementation whose turn fails is
- * reported (in `errors` and a progress line), its runner stopped, and skipped in later rounds; the others go on.
+ * engaged for the turn. Every implementation's first turn is in round 0 (the first implementation's in round -1 when
+ * the first turn is discarded). An implementation whose turn fails is reported (in `errors` and a progress line),
+ * its runner stopped, and skipped in later rounds; the others go on.
  */
 export async function takeTurns(rounds: Rounds, turn: Turn): Promise<void> {
   const { fleet, ctx, clusters } = rounds;
   const runners = new Map<string, { runner: RunnerProcess; dir: string }>();
   const broken = new Set<string>();
   try {
-    for (let round = 0; round < rounds.rounds; round++) {
-      for (const impl of rotated(ctx.impls, round)) {
-        if (broken.has(impl.name)) continue;
-        try {
-          let kept = runners.get(impl.name);
-          if (!kept) {
-            kept = await startFileRunner(fleet, impl, impl.name);
-            runners.set(impl.name, kept);
-          }
-          const { runner, dir } = kept;
-          const ids = await engageWithInitialReconciles(fleet, runner, dir, clusters, `r${round}-`);
-          await turn(runner, impl, round);
-          if (round === rounds.rounds - 1) {
-            // Its last turn: stopping the runner ends its watches at once, where removing the files waits for the
-            // provider to see them go.
-            runners.delete(impl.name);
-            await runner.stop();
-          } else {
-            await disengageMembers(fleet, runner, dir, ids);
-          }
-        } catch (err) {
-          broken.add(impl.name);
-          await runners.get(impl.name)?.runner.stop();
-          runners.delete(impl.name);
-          rounds.errors.push({ impl: impl.name, config: `clusters=${clusters}`, message: errorMessage(err) });
-          ctx.progress(`${rounds.what} ${impl.name} failed: ${errorMessage(err)}`);
+    for (const { item: impl, round } of turnOrder(ctx.impls, rounds.rounds, rounds.discardFirstTurn)) {
+      if (broken.has(impl.name)) continue;
+      try {
+        let kept = runners.get(impl.name);
+        if (!kept) {
+          kept = await startFileRunner(fleet, impl, impl.name);
+          runners.set(impl.name, kept);
         }
+        const { runner, dir } = kept;
+        const ids = await engageWithInitialReconciles(fleet, runner, dir, clusters, `r${round}-`);
+        await turn(runner, impl, round);
+        if (round === rounds.rounds - 1) {
+          // Its last turn: stopping the runner ends its watches at once, where removing the files waits for the
+          // provider to see them go.
+          runners.delete(impl.name);
+          await runner.stop();
+        } else {
+          await disengageMembers(fleet, runner, dir, ids);
+        }
+      } catch (err) {
+        broken.add(impl.name);
+        await runners.get(impl.name)?.runner.stop();
+        runners.delete(impl.name);
+        rounds.errors.push({ impl: impl.name, config: `clusters=${clusters}`, message: errorMessage(err) });
+        ctx.progress(`${rounds.what} ${impl.name} failed: ${errorMessage(err)}`);
       }
     }
   } finally {
