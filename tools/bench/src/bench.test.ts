@@ -28,30 +28,23 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
+interface QuickReport {
+  meta: { quick: boolean; impls: string[] };
+  failures: unknown[];
+  scenarios: { name: string; params: Record<string, any>; errors: unknown[]; results: Record<string, any>[] }[];
+}
+
+/** Runs one scenario with `--quick` for mcr and client-node, writing its report to `json` and its chart beside. */
+async function runQuick(scenario: string, json: string): Promise<{ stdout: string; report: QuickReport }> {
+  const args = ['--quick', '--scenarios', scenario, '--impls', 'mcr,client-node', '--json', json, '--charts', join(dir, 'charts')];
+  const { stdout } = await run(process.execPath, [join(root, 'tools/bench/dist/main.js'), ...args], { cwd: root, timeout: 110_000 });
+  return { stdout, report: JSON.parse(await readFile(json, 'utf8')) as QuickReport };
+}
+
 test('--quick latency finds the fleet capacity and reports each implementation at half of it and at all of it', async () => {
   const json = join(dir, 'report.json');
-  const { stdout } = await run(
-    process.execPath,
-    [
-      join(root, 'tools/bench/dist/main.js'),
-      '--quick',
-      '--scenarios',
-      'latency',
-      '--impls',
-      'mcr,client-node',
-      '--json',
-      json,
-      '--charts',
-      join(dir, 'charts'),
-    ],
-    { cwd: root, timeout: 110_000 },
-  );
+  const { stdout, report } = await runQuick('latency', json);
   expect(stdout).toContain("Event -> reconcile latency at half the fleet's capacity and at all of it");
-  const report = JSON.parse(await readFile(json, 'utf8')) as {
-    meta: { quick: boolean; impls: string[] };
-    failures: unknown[];
-    scenarios: { name: string; params: Record<string, any>; errors: unknown[]; results: Record<string, any>[] }[];
-  };
   expect(report.meta).toMatchObject({ quick: true, impls: ['mcr', 'client-node'] });
   expect(report.failures).toEqual([]);
   expect(report.scenarios.map((s) => s.name)).toEqual(['latency']);
@@ -135,28 +128,8 @@ test("MCR_BENCH_LATENCY_TRACE splits mcr's latency at the controller and records
 }, 120_000);
 
 test("--quick throughput reports each implementation's reconciles/s and the CPU per update of the runner, the fleet and the writer", async () => {
-  const json = join(dir, 'throughput.json');
-  const { stdout } = await run(
-    process.execPath,
-    [
-      join(root, 'tools/bench/dist/main.js'),
-      '--quick',
-      '--scenarios',
-      'throughput',
-      '--impls',
-      'mcr,client-node',
-      '--json',
-      json,
-      '--charts',
-      join(dir, 'charts'),
-    ],
-    { cwd: root, timeout: 110_000 },
-  );
+  const { stdout, report } = await runQuick('throughput', join(dir, 'throughput.json'));
   expect(stdout).toContain('CPU: ms per 1,000 updates of the runner, the fleet server and the writer');
-  const report = JSON.parse(await readFile(json, 'utf8')) as {
-    failures: unknown[];
-    scenarios: { name: string; errors: unknown[]; results: Record<string, any>[] }[];
-  };
   expect(report.failures).toEqual([]);
   const [throughput] = report.scenarios;
   expect(throughput!.errors).toEqual([]);
