@@ -1,10 +1,8 @@
 /**
  * Rounds in which the implementations take turns against one fleet, in an order that rotates every round, so that
- * each implementation meets the fleet at every age. The fleet does not stay the same over a scenario: its in-memory
- * API servers run busier stretches in their first minute of watch traffic than later, so measuring one
- * implementation's windows back to back and then the next's gave whichever ran first the longer tail. The
- * scenario's very first turn is slow whoever takes it, which no order spreads: a scenario can discard it
- * (`discardFirstTurn`).
+ * each implementation meets the fleet at every age: measuring one implementation's windows back to back and then the
+ * next's gave whichever ran first the longer tail. The scenario's very first turn is slow whoever takes it (warming
+ * the fleet beforehand did not change that), which no order spreads: a scenario can discard it (`discardFirstTurn`).
  *
  * Each implementation's runner is started once and kept, so it is measured warm (a runner started afresh for every
  * turn spends its first seconds compiling, which shows in its CPU per event); a turn engages the members in it as new

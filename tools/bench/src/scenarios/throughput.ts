@@ -3,8 +3,8 @@
  * updates written as fast as the servers take them (closed loop, round-robin over every object). Reports the
  * reconciles/s each implementation completed next to the update rate offered, over several windows (median and
  * range), with the latency and CPU cost per 1,000 events of the same windows: the runner's, and the fleet server's and
- * the writer's, which do the same work whoever watches and so show what the runner's CPU took from them on shared
- * cores. The implementations take turns in rounds whose order rotates (see rounds.ts), one warmed-up window each per
+ * the writer's, which do the same work whoever watches and so show what share of the machine's CPU per update is the
+ * runner's. The implementations take turns in rounds whose order rotates (see rounds.ts), one warmed-up window each per
  * round, in a runner kept between turns.
  */
 import { FleetProcess } from '../fleet/fleet-process.js';
@@ -29,8 +29,9 @@ export interface ThroughputResult {
   /** Runner CPU time per 1,000 updates, ms, per window. */
   cpuMsPer1000Events: Spread;
   /**
-   * The fleet server's and the writer's CPU time per 1,000 updates, ms, per window: the same work whoever watches,
-   * so where they differ between implementations, the runner's own use of the shared cores made it dearer.
+   * The fleet server's and the writer's CPU time per 1,000 updates, ms, per window: the same work whoever watches, so
+   * they show how much of the machine's CPU per update is the runner's, and how much the servers' cost moves between
+   * turns.
    */
   fleetCpuMsPer1000Events: Spread;
   writerCpuMsPer1000Events: Spread;
