@@ -2,7 +2,7 @@
  * `@multicluster-runtime/apimachinery`: the Kubernetes API rules that both sides of this project apply — the runtime
  * (core's cache, predicates, toolkit) and the API servers it is tested against (envtest) — in one implementation with
  * no dependencies: label selectors (parse, match, print; string, map and metav1.LabelSelector forms), field selector
- * syntax, and name validation.
+ * syntax, name validation, and the deep copy and comparison of JSON objects both make on every event.
  */
 export type { LabelSelector, LabelSelectorObject } from './labels/selector.js';
 export { everythingSelector, labelSelectorFromObject, parseLabelSelector } from './labels/selector.js';
@@ -20,3 +20,4 @@ export {
   labelValueProblem,
   qualifiedNameProblem,
 } from './names.js';
+export { cloneJson, jsonEqual } from './json.js';

@@ -12,9 +12,8 @@ import type { ListOptions, ObjectList, RequestOptions, ResourceMapping, RESTMapp
 import { silentLogger, type Logger } from '../log/logger.js';
 import { noopMetrics, type MetricsRecorder } from '../metrics/types.js';
 import type { ClusterName } from '../fleet/cluster-name.js';
-import { parseLabelSelector, type LabelSelector } from '@multicluster-runtime/apimachinery';
+import { cloneJson, parseLabelSelector, type LabelSelector } from '@multicluster-runtime/apimachinery';
 import { kindKey } from '../object/gvk.js';
-import { cloneJson } from '../object/json.js';
 import type { KubeObject, KubeObjectLike, ObjectKey, ObjectKind } from '../object/types.js';
 import { abortable, whenAborted } from '../signal/wait.js';
 import type { Cache, IndexerFunc, Informer, InformerLease, InformerOptions } from './types.js';

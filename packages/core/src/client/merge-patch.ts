@@ -4,7 +4,8 @@
  * patch carries the original's resourceVersion, which the server treats as a precondition (409 Conflict when the
  * object changed since it was read).
  */
-import { isJsonObject, jsonEqual, type JsonObject } from '../object/json.js';
+import { jsonEqual } from '@multicluster-runtime/apimachinery';
+import { isJsonObject, type JsonObject } from '../object/json.js';
 import type { KubeObjectLike } from '../object/types.js';
 import type { Patch } from './types.js';
 

@@ -1,4 +1,4 @@
-/** cloneJson: a deep copy of API objects that shares nothing with the original and keeps odd keys as data. */
+/** cloneJson and jsonEqual: a deep copy of API objects that shares nothing with the original, and equality as serialized. */
 import { expect, it } from 'vitest';
 import { cloneJson, jsonEqual } from './json.js';
 
@@ -6,7 +6,6 @@ it('copies objects and arrays deeply, sharing nothing, and keeps scalars', () =>
   const original = { metadata: { name: 'a', labels: { x: '1' } }, spec: { list: [1, 'two', null, { deep: true }] }, n: 0, f: false };
   const copy = cloneJson(original);
   expect(copy).toEqual(original);
-  expect(jsonEqual(copy, original)).toBe(true);
   copy.metadata.labels.x = '2';
   (copy.spec.list[3] as { deep: boolean }).deep = false;
   expect(original.metadata.labels.x).toBe('1');
@@ -39,4 +38,25 @@ it('copies what is not plain JSON (a Date or Map a transform added) with structu
   expect(copy.at).not.toBe(at);
   expect(copy.at.getTime()).toBe(at.getTime());
   expect(copy.seen.get('k')).toBe(1);
+});
+
+it('compares as the server sees serialized values: key order aside, an undefined property the same as an absent one', () => {
+  expect(jsonEqual({ a: 1, b: { c: [1, { d: 'x' }] } }, { b: { c: [1, { d: 'x' }] }, a: 1 })).toBe(true);
+  expect(jsonEqual({ a: 1, gone: undefined }, { a: 1 })).toBe(true);
+  expect(jsonEqual({ a: 1 }, { a: 1, gone: undefined })).toBe(true);
+  expect(jsonEqual({ a: 1 }, { a: 1, b: null })).toBe(false);
+  expect(jsonEqual({ a: 1, b: 2 }, { a: 1 })).toBe(false);
+  expect(jsonEqual({ a: 1 }, { a: 1, b: 2 })).toBe(false);
+  expect(jsonEqual({ a: [1, 2] }, { a: [2, 1] })).toBe(false);
+  expect(jsonEqual({ a: [1] }, { a: { 0: 1 } })).toBe(false);
+  expect(jsonEqual([], {})).toBe(false);
+  expect(jsonEqual('1', 1)).toBe(false);
+  expect(jsonEqual(null, {})).toBe(false);
+});
+
+it('reads only own properties, so a "__proto__" key from the wire is compared as data', () => {
+  const parsed = JSON.parse('{"__proto__":{"x":1}}') as Record<string, unknown>;
+  expect(jsonEqual(parsed, {})).toBe(false);
+  expect(jsonEqual(parsed, JSON.parse('{"__proto__":{"x":1}}'))).toBe(true);
+  expect(jsonEqual(parsed, JSON.parse('{"__proto__":{"x":2}}'))).toBe(false);
 });
