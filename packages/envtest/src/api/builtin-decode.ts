@@ -6,6 +6,7 @@
  * without omitempty, and every struct, even when it was not sent), then what the kind's Go code defaults
  * (builtin-go-defaults.ts). A server that stores whatever it is sent lets tests pass that fail on a real cluster.
  */
+import { cloneJson } from '@multicluster-runtime/apimachinery';
 import { canonicalQuantity } from './quantity.js';
 import { GO_DEFAULTERS } from './builtin-go-defaults.js';
 import { BUILTIN_SCHEMAS } from './builtin-schemas.js';
@@ -44,7 +45,7 @@ export function decodeBuiltin(obj: Record<string, unknown>, definition: string):
 export function zeroField(definition: string, field: string): unknown {
   const value = BUILTIN_SCHEMAS.defaults[definition]?.[field];
   if (value === undefined) return undefined;
-  const filled = structuredClone(value);
+  const filled = cloneJson(value);
   const type = BUILTIN_SCHEMAS.types[definition]?.[field] ?? '';
   if (isPlainObject(filled) && BUILTIN_SCHEMAS.types[type]) decodeStruct(filled, type, field, field, []);
   return filled;

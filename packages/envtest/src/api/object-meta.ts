@@ -3,6 +3,7 @@
  * generation, immutable fields, finalizer rules while deleting, and the status/spec split between the main endpoint
  * and the /status subresource.
  */
+import { cloneJson } from '@multicluster-runtime/apimachinery';
 import { randomInt, randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { StoredObject } from '../storage/types.js';
@@ -17,9 +18,14 @@ const NO_SIBLINGS: StrategyContext = { siblings: () => [], objectsOf: () => [] }
 
 const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
 
+/** The second last formatted, and its text: every write stamps managedFields, many writes fall in one second. */
+let lastStamp = { second: Number.NaN, text: '' };
+
 /** RFC 3339 with seconds, as metav1.Time serializes. */
-export function nowTimestamp(now = new Date()): string {
-  return now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+export function nowTimestamp(now?: Date): string {
+  const second = Math.floor((now ? now.getTime() : Date.now()) / 1000);
+  if (second !== lastStamp.second) lastStamp = { second, text: new Date(second * 1000).toISOString().replace('.000Z', 'Z') };
+  return lastStamp.text;
 }
 
 /** `<prefix cut to 58>` + 5 random characters (apiserver pkg/storage/names). */
@@ -84,7 +90,7 @@ export function prepareForUpdate(
     const managedFields = m['managedFields'];
     const rv = m['resourceVersion'];
     for (const k of Object.keys(obj)) delete obj[k];
-    Object.assign(obj, structuredClone(old));
+    Object.assign(obj, cloneJson(old));
     if (status === undefined) delete obj['status'];
     else obj['status'] = status;
     if (managedFields !== undefined) meta(obj)['managedFields'] = managedFields;
@@ -95,14 +101,14 @@ export function prepareForUpdate(
     const finalizers = (obj['spec'] as { finalizers?: unknown } | undefined)?.finalizers;
     const rv = m['resourceVersion'];
     for (const k of Object.keys(obj)) delete obj[k];
-    Object.assign(obj, structuredClone(old));
+    Object.assign(obj, cloneJson(old));
     obj['spec'] = { ...(obj['spec'] ?? {}), finalizers: Array.isArray(finalizers) ? finalizers : [] };
     meta(obj)['resourceVersion'] = rv;
     return errs;
   }
   if (hasStatus(type)) {
     if (old['status'] === undefined) delete obj['status'];
-    else obj['status'] = structuredClone(old['status']);
+    else obj['status'] = cloneJson(old['status']);
   }
   type.strategy?.prepareForUpdate?.(obj, old, ctx);
 

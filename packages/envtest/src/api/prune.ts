@@ -3,6 +3,7 @@
  * disappear unless `x-kubernetes-preserve-unknown-fields`, and missing fields get their `default`. A server that keeps
  * unknown fields lets tests pass that fail on a real cluster. Returns the pruned field paths, for fieldValidation.
  */
+import { cloneJson } from '@multicluster-runtime/apimachinery';
 import { isPlainObject } from './patch/merge-patch.js';
 import type { StructuralSchema } from './resource-type.js';
 
@@ -48,6 +49,6 @@ function walkObject(
   if (props)
     for (const [key, propSchema] of Object.entries(props)) {
       if (obj[key] === undefined && propSchema.default !== undefined)
-        obj[key] = walk(structuredClone(propSchema.default), propSchema, `${path}.${key}`, []);
+        obj[key] = walk(cloneJson(propSchema.default), propSchema, `${path}.${key}`, []);
     }
 }

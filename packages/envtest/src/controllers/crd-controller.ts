@@ -3,6 +3,7 @@
  * (a MODIFIED event), serve its resource from then on, and on deletion remove every custom resource, stop serving,
  * end the resource's watches and drop the cleanup finalizer so the CRD goes away.
  */
+import { cloneJson } from '@multicluster-runtime/apimachinery';
 import { CRD_RESOURCE } from '../api/builtin-resources.js';
 import { finalizersOf, isDeleting, meta, nowTimestamp } from '../api/object-meta.js';
 import type { ResourceType } from '../api/resource-type.js';
@@ -55,7 +56,7 @@ function establish(state: ApiState, cluster: string, name: string): void {
       message: 'the initial names have been accepted',
     },
   );
-  const next = structuredClone(crd);
+  const next = cloneJson(crd);
   next['status'] = { ...(crd['status'] ?? {}), acceptedNames: { ...names }, conditions };
   state.store.update(key, next);
 }
@@ -75,7 +76,7 @@ function cleanup(state: ApiState, cluster: string, name: string): void {
     for (const w of [...state.watches])
       if (w.scope.resource === resource && (w.scope.cluster === undefined || w.scope.cluster === cluster)) w.end();
   }
-  const next = structuredClone(crd);
+  const next = cloneJson(crd);
   meta(next)['finalizers'] = finalizersOf(crd).filter((f) => f !== CRD_CLEANUP_FINALIZER);
   commitUpdate(state, key, next, crd, false);
 }

@@ -3,6 +3,7 @@
  * all gone are deleted (background), `foregroundDeletion` owners wait for their dependents to go, and `orphan`
  * owners release their dependents (ownerReferences removed) before going away.
  */
+import { cloneJson } from '@multicluster-runtime/apimachinery';
 import { finalizersOf, isDeleting, meta } from '../api/object-meta.js';
 import type { ResourceType } from '../api/resource-type.js';
 import { storageResource } from '../api/resource-type.js';
@@ -66,7 +67,7 @@ function withoutOwner(state: ApiState, l: Located, cluster: string, ownerUid: st
   const key = { cluster, resource: storageResource(l.type), namespace: l.object.metadata.namespace ?? '', name: l.object.metadata.name };
   const current = state.store.get(key);
   if (!current) return;
-  const next = structuredClone(current);
+  const next = cloneJson(current);
   const refs = (meta(next)['ownerReferences'] as OwnerReference[]).filter((r) => r?.uid !== ownerUid);
   if (refs.length > 0) meta(next)['ownerReferences'] = refs;
   else delete meta(next)['ownerReferences'];
@@ -88,7 +89,7 @@ function collectDependents(state: ApiState, cluster: string, ownerUid: string): 
 function dropFinalizer(state: ApiState, key: StoreEvent['key'], uid: string, finalizer: string): void {
   const current = state.store.get(key);
   if (!current || meta(current)['uid'] !== uid) return;
-  const next = structuredClone(current);
+  const next = cloneJson(current);
   meta(next)['finalizers'] = finalizersOf(current).filter((f) => f !== finalizer);
   commitUpdate(state, key, next, current, false);
 }

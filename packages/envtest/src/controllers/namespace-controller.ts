@@ -2,6 +2,7 @@
  * Opt-in emulation of kube-controller-manager's namespace controller (envtest runs none): when a Namespace is being
  * deleted, delete everything in it, wait for finalizers, then drop the `kubernetes` spec finalizer so it goes away.
  */
+import { cloneJson } from '@multicluster-runtime/apimachinery';
 import { NAMESPACE_RESOURCE } from '../api/builtin-resources.js';
 import { isDeleting } from '../api/object-meta.js';
 import { storageResource } from '../api/resource-type.js';
@@ -39,7 +40,7 @@ function finalize(state: ApiState, cluster: string, name: string): void {
     state.schedule(() => finalize(state, cluster, name), POLL_MS);
     return;
   }
-  const next = structuredClone(ns);
+  const next = cloneJson(ns);
   next['spec'] = {
     ...(ns['spec'] ?? {}),
     finalizers: namespaceSpecFinalizers(ns).filter((f) => f !== NAMESPACE_FINALIZER),

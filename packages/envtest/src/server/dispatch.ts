@@ -2,6 +2,7 @@
  * The request pipeline: count, authenticate, inject latency, route, run the verb, answer. Every failure becomes a
  * Status response; nothing a client sends can crash the server or leave a request hanging.
  */
+import { cloneJson } from '@multicluster-runtime/apimachinery';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ResourceType, Verb } from '../api/resource-type.js';
@@ -286,7 +287,7 @@ async function resourceRequest(
         target,
         writer,
         opts,
-        (o) => updateObject(state, target, structuredClone(obj), o),
+        (o) => updateObject(state, target, cloneJson(obj), o),
         'UpdateOptions',
       );
       setWarnings(res, opts.warnings);

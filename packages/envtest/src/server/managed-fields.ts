@@ -3,6 +3,7 @@
  * writers own the fields they changed (operation Update). Applying a value to a field another manager owns is a
  * 409 conflict unless forced, which moves the ownership.
  */
+import { cloneJson } from '@multicluster-runtime/apimachinery';
 import { conflict } from '../api/status-error.js';
 import { StatusError } from '../api/status-error.js';
 import { isPlainObject } from '../api/patch/merge-patch.js';
@@ -108,7 +109,7 @@ export function recordUpdate(
 ): void {
   const builtin = !target.type.custom;
   const entries: ManagedFieldsEntry[] =
-    old && Array.isArray(old.metadata['managedFields']) ? structuredClone(old.metadata['managedFields'] as ManagedFieldsEntry[]) : [];
+    old && Array.isArray(old.metadata['managedFields']) ? cloneJson(old.metadata['managedFields'] as ManagedFieldsEntry[]) : [];
   const before = old ? fieldSet(old, builtin, true) : new Map<string, unknown>();
   const after = fieldSet(result, builtin, true);
   const touched = new Set<string>();

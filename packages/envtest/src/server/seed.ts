@@ -5,6 +5,7 @@
  * policy, the API Priority and Fairness configuration and the default ServiceCIDR (bootstrap-objects.ts, taken from
  * the real server).
  */
+import { cloneJson } from '@multicluster-runtime/apimachinery';
 import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { BUILTIN_RESOURCES, NAMESPACE_RESOURCE } from '../api/builtin-resources.js';
@@ -214,7 +215,7 @@ function adoptBootstrapPolicy(state: ApiState, templates: readonly StoredObject[
     if (Array.isArray(managedFields)) metadata['managedFields'] = managedFields.map((e: object) => ({ ...e, time: now }));
     const adopted = { ...template, metadata };
     state.store.adopt(key, adopted);
-    if (template.kind === 'ServiceCIDR') reportServiceCidrReady(state, target, structuredClone(adopted));
+    if (template.kind === 'ServiceCIDR') reportServiceCidrReady(state, target, cloneJson(adopted));
   }
 }
 
@@ -229,7 +230,7 @@ function bootstrapTarget(state: ApiState, obj: StoredObject | BootstrapObject): 
 
 /** A frozen copy of a created object without its identity (empty placeholders, so keys keep their order). */
 function asTemplate(created: StoredObject): StoredObject {
-  const copy = structuredClone(created);
+  const copy = cloneJson(created);
   const metadata: StoredObject['metadata'] = { ...copy.metadata, uid: '', creationTimestamp: '' };
   delete metadata.resourceVersion;
   const managedFields = metadata['managedFields'];

@@ -6,7 +6,7 @@
  * A stored object is never changed in place: every write stores a new object. Lists and watch events hand out the
  * stored objects themselves, and adopt() stores objects whose parts are frozen and shared between servers.
  */
-import { isDeepStrictEqual } from 'node:util';
+import { cloneJson, jsonEqual } from '@multicluster-runtime/apimachinery';
 import { ResourceVersionExpiredError, ResourceVersionTooLargeError } from './errors.js';
 import type { EventType, ObjectKey, Scope, StoreEvent, StoreListener, StoredObject } from './types.js';
 
@@ -60,7 +60,7 @@ export class Store {
   /** A deep copy of the stored object, or undefined. */
   get(key: ObjectKey): StoredObject | undefined {
     const obj = this.objects.get(key.resource)?.get(Store.sortKey(key));
-    return obj === undefined ? undefined : structuredClone(obj);
+    return obj === undefined ? undefined : cloneJson(obj);
   }
 
   /** Whether an object is stored under `key` (without the copy get() makes). */
@@ -89,7 +89,7 @@ export class Store {
     const prev = this.objects.get(key.resource)?.get(Store.sortKey(key));
     if (prev === undefined) throw new Error(`store: update of a missing object ${describe(key)}`);
     const candidate = { ...obj, metadata: { ...obj.metadata, resourceVersion: prev.metadata.resourceVersion } };
-    if (isDeepStrictEqual(candidate, prev)) return structuredClone(prev);
+    if (jsonEqual(candidate, prev)) return cloneJson(prev);
     return this.write('MODIFIED', key, obj, prev);
   }
 
@@ -197,7 +197,7 @@ export class Store {
 
   private write(type: EventType, key: ObjectKey, obj: StoredObject, prev: StoredObject | undefined, copy = true): StoredObject {
     this.rv += 1;
-    const stored = copy ? structuredClone(obj) : obj;
+    const stored = copy ? cloneJson(obj) : obj;
     stored.metadata.resourceVersion = String(this.rv);
     const sortKey = Store.sortKey(key);
     let byKey = this.objects.get(key.resource);
@@ -226,7 +226,7 @@ export class Store {
         process.emitWarning(`envtest store listener failed: ${err instanceof Error ? err.message : String(err)}`, 'EnvtestWarning');
       }
     }
-    return copy ? structuredClone(stored) : stored;
+    return copy ? cloneJson(stored) : stored;
   }
 }
 

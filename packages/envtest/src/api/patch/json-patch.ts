@@ -1,4 +1,5 @@
 /** RFC 6902 JSON patch (add, remove, replace, move, copy, test) with RFC 6901 pointers. */
+import { cloneJson } from '@multicluster-runtime/apimachinery';
 import { isDeepStrictEqual } from 'node:util';
 
 /** The patch cannot be applied to this document (bad op, missing path, failed test): the request is invalid. */
@@ -15,7 +16,7 @@ interface Operation {
 
 export function applyJsonPatch(doc: unknown, patch: unknown): unknown {
   if (!Array.isArray(patch)) throw new JsonPatchError('json patch must be an array of operations');
-  let root = structuredClone(doc);
+  let root = cloneJson(doc);
   for (const raw of patch as unknown[]) {
     if (typeof raw !== 'object' || raw === null) throw new JsonPatchError('each json patch operation must be an object');
     const op = raw as Operation;
@@ -23,7 +24,7 @@ export function applyJsonPatch(doc: unknown, patch: unknown): unknown {
     switch (op.op) {
       case 'add':
         requireValue(op);
-        root = add(root, op.path, structuredClone(op.value));
+        root = add(root, op.path, cloneJson(op.value));
         break;
       case 'remove':
         root = remove(root, op.path);
@@ -31,7 +32,7 @@ export function applyJsonPatch(doc: unknown, patch: unknown): unknown {
       case 'replace':
         requireValue(op);
         get(root, op.path);
-        root = add(remove(root, op.path), op.path, structuredClone(op.value));
+        root = add(remove(root, op.path), op.path, cloneJson(op.value));
         break;
       case 'move': {
         const value = get(root, requireFrom(op));
@@ -39,7 +40,7 @@ export function applyJsonPatch(doc: unknown, patch: unknown): unknown {
         break;
       }
       case 'copy':
-        root = add(root, op.path, structuredClone(get(root, requireFrom(op))));
+        root = add(root, op.path, cloneJson(get(root, requireFrom(op))));
         break;
       case 'test':
         requireValue(op);

@@ -6,6 +6,7 @@
  * Without them a controller that reads a Pod's phase or QoS class, or rewrites a Pod, sees in memory what a real
  * cluster would not show it.
  */
+import { cloneJson } from '@multicluster-runtime/apimachinery';
 import { isDeepStrictEqual } from 'node:util';
 import { isPlainObject } from '../patch/merge-patch.js';
 import { forbiddenField } from '../field-error.js';
@@ -144,7 +145,7 @@ const MUTABLE_FIELDS =
 /** Whether an update changes more of the spec than a running Pod allows. */
 function changesImmutableFields(spec: Obj, old: Obj): boolean {
   const strip = (from: Obj): Obj => {
-    const part = structuredClone(from);
+    const part = cloneJson(from);
     for (const key of ['containers', 'initContainers']) {
       if (Array.isArray(part[key])) for (const c of part[key] as unknown[]) if (isPlainObject(c)) delete c['image'];
     }

@@ -8,7 +8,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { isPlainObject } from '../patch/merge-patch.js';
 import type { StoredObject } from '../../storage/types.js';
-import { dns1123LabelErrors } from '@multicluster-runtime/apimachinery';
+import { cloneJson, dns1123LabelErrors } from '@multicluster-runtime/apimachinery';
 import { duplicate, forbiddenField, invalidValue, notSupported, required, type FieldError } from '../field-error.js';
 import { PORT_RANGE_MESSAGE, portNameErrors, validPort } from './workloads.js';
 import type { ResourceStrategy, StrategyContext } from '../resource-type.js';
@@ -177,7 +177,7 @@ function keepAllocated(svc: StoredObject, old: StoredObject): void {
   if (needsClusterIP(before) && needsClusterIP(spec)) {
     if (clusterIPOf(spec) === '') {
       spec['clusterIP'] = before['clusterIP'];
-      if (!hasClusterIPs(spec) && before['clusterIPs'] !== undefined) spec['clusterIPs'] = structuredClone(before['clusterIPs']);
+      if (!hasClusterIPs(spec) && before['clusterIPs'] !== undefined) spec['clusterIPs'] = cloneJson(before['clusterIPs']);
     } else if (
       clusterIPOf(spec) !== clusterIPOf(before) &&
       hasClusterIPs(spec) &&

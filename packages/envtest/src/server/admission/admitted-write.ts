@@ -5,6 +5,7 @@
  * (otherwise the whole write is tried again, as kube-apiserver's GuaranteedUpdate does). Mutating webhooks see a
  * create before the server's own defaults and checks, and an update or patch after it was applied, as upstream.
  */
+import { cloneJson } from '@multicluster-runtime/apimachinery';
 import { isDeepStrictEqual } from 'node:util';
 import { alreadyExists, conflict } from '../../api/status-error.js';
 import type { UserInfo } from '../../auth/authenticator.js';
@@ -43,7 +44,7 @@ function shown(state: ApiState, t: Target, obj: StoredObject | undefined): Recor
 
 /** A webhook's result back as a stored object (without the annotation `shown` added). */
 function stored(state: ApiState, original: StoredObject, obj: Record<string, unknown>): StoredObject {
-  const out = structuredClone(obj) as StoredObject;
+  const out = cloneJson(obj) as StoredObject;
   if (!state.options.logicalClusters) return out;
   const had = (original.metadata['annotations'] as Record<string, string> | undefined)?.[KCP_CLUSTER_ANNOTATION];
   const annotations = out.metadata['annotations'] as Record<string, string> | undefined;

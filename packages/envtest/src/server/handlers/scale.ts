@@ -5,7 +5,7 @@
  * resourceVersion precondition follow as for any update. Admission webhooks are not called for scale writes.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { labelSelectorFromObject, parseLabelSelector } from '@multicluster-runtime/apimachinery';
+import { cloneJson, labelSelectorFromObject, parseLabelSelector } from '@multicluster-runtime/apimachinery';
 import { invalidValue } from '../../api/field-error.js';
 import { JsonPatchError, applyJsonPatch } from '../../api/patch/json-patch.js';
 import { applyMergePatch, isPlainObject } from '../../api/patch/merge-patch.js';
@@ -60,7 +60,7 @@ export async function handleScale(
   if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
     throw invalid('autoscaling', 'Scale', target.name, [invalidValue('spec.replicas', replicas, 'must be greater than or equal to 0')]);
   }
-  const next = structuredClone(old);
+  const next = cloneJson(old);
   setPath(next, paths.specReplicasPath, replicas);
   // A resourceVersion in the Scale is a precondition on the object, as on the real server.
   const rv = isPlainObject(wanted.metadata) ? wanted.metadata.resourceVersion : undefined;

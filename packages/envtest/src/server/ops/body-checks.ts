@@ -1,4 +1,5 @@
 /** Checks shared by create, update and apply on the object a client sent. */
+import { cloneJson } from '@multicluster-runtime/apimachinery';
 import { groupVersion } from '../../api/resource-type.js';
 import { badRequest } from '../../api/status-error.js';
 import { valueText } from '../../api/value-text.js';
@@ -20,7 +21,7 @@ export function objectFromBody(target: CollectionTarget, body: Record<string, un
     throw badRequest(`the kind in the data (${valueText(body['kind'])}) does not match the expected kind (${target.type.kind})`);
   const metadata = body['metadata'] ?? {};
   if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) throw badRequest('metadata must be an object');
-  const obj = structuredClone({ ...body, metadata }) as StoredObject;
+  const obj = cloneJson({ ...body, metadata }) as StoredObject;
   const { apiVersion: _a, kind: _k, ...rest } = obj;
   return { apiVersion: gv, kind: target.type.kind, ...rest };
 }

@@ -1,4 +1,5 @@
 /** Create (POST to a collection; also create-on-update and create-on-apply). */
+import { cloneJson } from '@multicluster-runtime/apimachinery';
 import { generateName, prepareForCreate } from '../../api/object-meta.js';
 import { alreadyExists, generateNameExhausted, invalid, unknownServerError } from '../../api/status-error.js';
 import type { StoredObject } from '../../storage/types.js';
@@ -31,10 +32,10 @@ export function createObject(
   if (type.namespaced && target.namespace !== undefined)
     admitNamespacedCreate(state, target.cluster, target.namespace, gr, typeof m['name'] === 'string' ? m['name'] : '');
 
-  const decoded = structuredClone(obj);
+  const decoded = cloneJson(obj);
   decodeObject(type, target.version, decoded, opts, badBody(type, target.version));
   for (let attempt = 0; ; attempt++) {
-    const candidate = attempt === 0 ? decoded : structuredClone(decoded);
+    const candidate = attempt === 0 ? decoded : cloneJson(decoded);
     if (generated) candidate.metadata.name = generateName(prefix);
     const errs = prepareForCreate(type, candidate, target.namespace, strategyContext(state, target));
     fillZeroStatus(type, target.version, candidate);

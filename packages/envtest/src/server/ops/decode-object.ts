@@ -4,6 +4,7 @@
  * fields are then judged by fieldValidation: dropped silently (Ignore), dropped with a warning (Warn, the default), or
  * a 400 (Strict). How a failure is reported depends on the verb, so the caller may say how to refuse.
  */
+import { cloneJson } from '@multicluster-runtime/apimachinery';
 import { BuiltinDecodeError, builtinDefinition, decodeBuiltin, zeroField } from '../../api/builtin-decode.js';
 import { invalidValue } from '../../api/field-error.js';
 import { pruneAndDefaultObject } from '../../api/prune.js';
@@ -63,7 +64,7 @@ export function checkAppliedObject(type: ResourceType, version: string, applied:
       `failed to create typed patch object (${subject}; ${groupVersion(type.group, version)}, Kind=${type.kind}): ${message}`,
     );
   try {
-    const dropped = decodeBuiltin(structuredClone(applied), definition);
+    const dropped = decodeBuiltin(cloneJson(applied), definition);
     if (dropped.length > 0) throw fail(`.${dropped[0]}: field not declared in schema`);
   } catch (err) {
     if (err instanceof BuiltinDecodeError) throw fail(err.applyMessage);

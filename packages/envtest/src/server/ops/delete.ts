@@ -2,6 +2,7 @@
  * Delete: preconditions, garbage-collection finalizers from the propagation policy, and the two outcomes: removed
  * now, or marked with deletionTimestamp while finalizers remain (store.go Delete / markAsDeleting).
  */
+import { cloneJson } from '@multicluster-runtime/apimachinery';
 import { CRD_RESOURCE, NAMESPACE_RESOURCE } from '../../api/builtin-resources.js';
 import { finalizersOf, isDeleting, meta, nowTimestamp } from '../../api/object-meta.js';
 import { CRD_CLEANUP_FINALIZER } from '../../api/strategies/crd.js';
@@ -62,7 +63,7 @@ export function deleteObject(state: ApiState, target: ObjectTarget, opts: Delete
     if (opts.dryRun) return { removed: true, object: old };
     return { removed: true, object: state.store.delete(key)! };
   }
-  const next = structuredClone(old);
+  const next = cloneJson(old);
   const nm = meta(next);
   if (finalizers.length > 0) nm['finalizers'] = finalizers;
   if (!isDeleting(old)) {
