@@ -149,6 +149,24 @@ test("--quick throughput reports each implementation's reconciles/s and the CPU 
   }
 }, 120_000);
 
+test('--quick objects syncs one big cluster in each implementation and reports each figure as a median with its turns', async () => {
+  const { stdout, report } = await runQuick('objects', join(dir, 'objects.json'));
+  expect(stdout).toContain('One cluster with 10000 ConfigMaps');
+  expect(report.failures).toEqual([]);
+  const [objects] = report.scenarios;
+  expect(objects!.errors).toEqual([]);
+  expect(objects!.params).toEqual({ objects: 10_000, rounds: 1 });
+  expect(objects!.results.map((r) => r['impl'])).toEqual(['mcr', 'client-node']);
+  for (const r of objects!.results) {
+    for (const figure of ['syncSeconds', 'allReconciledSeconds', 'heapBytesPerObject', 'heapBytes', 'rssBytes']) {
+      expect(r[figure].samples).toHaveLength(1);
+      expect(r[figure].median).toBeGreaterThan(0);
+    }
+    // Every object is reconciled after the list that makes the first reconcile possible.
+    expect(r['allReconciledSeconds'].median).toBeGreaterThanOrEqual(r['syncSeconds'].median);
+  }
+}, 120_000);
+
 test('--quick projects engages every Milo project and reports memory per project, idle and with informers', async () => {
   const json = join(dir, 'projects.json');
   const { stdout } = await run(
