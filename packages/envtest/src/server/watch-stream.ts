@@ -2,6 +2,9 @@
  * One open watch response: newline-delimited JSON events over a chunked 200 whose headers are flushed at once
  * (client-node's informer waits for them). Ends cleanly (timeout, shutdown) or abruptly (fault injection, a consumer
  * too slow to keep up, as the real server drops lagging watchers).
+ *
+ * Events sent in one turn of the event loop go out as one write: a server handling several writes at once (a busy
+ * fleet, a relist's initial events) makes one chunk and one system call per watcher, not one per event.
  */
 import type { ServerResponse } from 'node:http';
 import type { Scope } from '../storage/types.js';
@@ -12,9 +15,16 @@ export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ER
 /** Buffered bytes after which a consumer counts as stuck and its watch is dropped. */
 const MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
 
+/** Events held for the end of the turn are written at once beyond this many characters. */
+const MAX_PENDING_CHARS = 256 * 1024;
+
 export class WatchStream {
   private readonly cleanups: (() => void)[] = [];
   private closed = false;
+  /** Event lines sent this turn, written together by {@link flush}. */
+  private pending: string[] = [];
+  private pendingChars = 0;
+  private flushScheduled = false;
 
   constructor(
     private readonly res: ServerResponse,
@@ -40,30 +50,62 @@ export class WatchStream {
     else this.cleanups.push(fn);
   }
 
+  /** Queues one event; it is written at the end of this turn of the event loop, with any others sent meanwhile. */
   send(type: WatchEventType, object: unknown): void {
     if (this.closed) return;
-    this.res.write(`${JSON.stringify({ type, object })}\n`);
-    if (this.res.writableLength > MAX_BUFFERED_BYTES) this.abort();
+    const line = `${JSON.stringify({ type, object })}\n`;
+    this.pending.push(line);
+    this.pendingChars += line.length;
+    if (this.pendingChars > MAX_PENDING_CHARS) this.flush();
+    else if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(this.flushAtEndOfTurn);
+    }
   }
 
-  /** Ends the body cleanly: clients re-watch from their last resourceVersion. */
+  /** Ends the body cleanly, after the events already sent: clients re-watch from their last resourceVersion. */
   end(): void {
+    if (this.closed) return;
+    this.flush();
     if (this.closed) return;
     this.res.end();
     this.finish();
   }
 
-  /** Breaks the connection mid-stream, as a crashed server or a network fault would. */
+  /** Breaks the connection mid-stream, after the events already sent, as a crashed server or a network fault would. */
   abort(): void {
     if (this.closed) return;
+    this.write();
     this.res.socket?.destroy();
     this.res.destroy();
     this.finish();
   }
 
+  private readonly flushAtEndOfTurn = (): void => {
+    this.flushScheduled = false;
+    this.flush();
+  };
+
+  /** Writes what is pending; a consumer that has fallen too far behind loses its watch. */
+  private flush(): void {
+    if (this.closed) return;
+    this.write();
+    if (this.res.writableLength > MAX_BUFFERED_BYTES) this.abort();
+  }
+
+  private write(): void {
+    if (this.pending.length === 0) return;
+    const text = this.pending.length === 1 ? this.pending[0]! : this.pending.join('');
+    this.pending = [];
+    this.pendingChars = 0;
+    this.res.write(text);
+  }
+
   private finish(): void {
     if (this.closed) return;
     this.closed = true;
+    this.pending = [];
+    this.pendingChars = 0;
     for (const fn of this.cleanups.splice(0)) fn();
     this.onClosed(this);
   }
