@@ -1,4 +1,7 @@
-/** cloneJson and jsonEqual: a deep copy of API objects that shares nothing with the original, and equality as serialized. */
+/**
+ * cloneJson and jsonEqual: a deep copy of API objects that shares nothing with the original, and equality as
+ * serialized.
+ */
 import { expect, it } from 'vitest';
 import { cloneJson, jsonEqual } from './json.js';
 

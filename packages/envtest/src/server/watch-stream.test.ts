@@ -1,6 +1,7 @@
 /**
  * WatchStream on the wire: the events of one turn of the event loop leave as one HTTP chunk (one write per watcher,
- * not one per event), in order, and a watch that ends or breaks still delivers what was sent before.
+ * not one per event), in order; events of later turns arrive as they happen; a watch that ends delivers what was sent
+ * before its end.
  */
 import { connect, type TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, expect, test } from 'vitest';
