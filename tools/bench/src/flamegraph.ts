@@ -26,7 +26,8 @@ export interface CpuProfile {
   timeDeltas: number[];
 }
 
-interface Frame {
+/** A function at one place in the merged stacks, with its own and its subtree's busy time (microseconds). */
+export interface Frame {
   name: string;
   category: string;
   self: number;
@@ -155,6 +156,24 @@ export function flameSpec(boxes: FlameBox[], title: string): TopLevelSpec {
   };
 }
 
+/**
+ * Reads a `.cpuprofile` and folds it (see foldProfile). When it cannot be read or has no busy time after the first
+ * `skipSeconds`, says so on stderr as `tool` and returns undefined.
+ */
+export async function loadFolded(tool: string, input: string, skipSeconds: number): Promise<Frame | undefined> {
+  let profile: CpuProfile;
+  try {
+    profile = JSON.parse(await readFile(input, 'utf8')) as CpuProfile;
+    if (!Array.isArray(profile.nodes) || !Array.isArray(profile.samples)) throw new Error('no nodes or samples: not a .cpuprofile');
+  } catch (err) {
+    process.stderr.write(`${tool}: cannot read ${input}: ${err instanceof Error ? err.message : String(err)}\n`);
+    return undefined;
+  }
+  const root = foldProfile(profile, skipSeconds * 1e6);
+  if (root.total === 0) process.stderr.write(`${tool}: ${input} has no busy samples after the first ${skipSeconds} s\n`);
+  return root.total === 0 ? undefined : root;
+}
+
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
@@ -166,19 +185,8 @@ async function main(): Promise<number> {
     process.stderr.write('usage: node tools/bench/dist/flamegraph.js PROFILE.cpuprofile OUT.svg [--skip-seconds 5] [--title TEXT]\n');
     return 2;
   }
-  let profile: CpuProfile;
-  try {
-    profile = JSON.parse(await readFile(input, 'utf8')) as CpuProfile;
-    if (!Array.isArray(profile.nodes) || !Array.isArray(profile.samples)) throw new Error('no nodes or samples: not a .cpuprofile');
-  } catch (err) {
-    process.stderr.write(`flamegraph: cannot read ${input}: ${err instanceof Error ? err.message : String(err)}\n`);
-    return 2;
-  }
-  const root = foldProfile(profile, skip * 1e6);
-  if (root.total === 0) {
-    process.stderr.write(`flamegraph: ${input} has no busy samples after the first ${skip} s\n`);
-    return 1;
-  }
+  const root = await loadFolded('flamegraph', input, skip);
+  if (!root) return 1;
   const title = values.title ?? `${basename(input)}: ${(root.total / 1000).toFixed(0)} ms of CPU after the first ${skip} s`;
   await writeFile(output, await renderSvg(flameSpec(layoutFlame(root), title)));
   process.stderr.write(`flamegraph: ${output}\n`);
