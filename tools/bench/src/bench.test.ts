@@ -68,8 +68,9 @@ test('--quick latency finds the fleet capacity and reports each implementation a
     expect(r['reconcilesPerUpdate']).toBeGreaterThan(0);
     expect(r['cpuMsPer1000Events'].median).toBeGreaterThan(0);
     expect(r['fleetCpuMsPer1000Events'].median).toBeGreaterThan(0);
-    // One window per implementation and load: mcr's extra first turn is run but not counted.
+    // One window per implementation and load; mcr's extra first turn is run but not counted.
     expect(r['windowP99Ms'].samples).toHaveLength(1);
+    expect(r['windowsLeftOut']).toBe(r['impl'] === 'mcr' ? 1 : 0);
     const ms = (r['percentilesMs'] as { p: number; ms: number }[]).map((x) => x.ms);
     expect(ms).toHaveLength(101);
     expect(ms).toEqual([...ms].sort((a, b) => a - b));
@@ -140,6 +141,8 @@ test("--quick throughput reports each implementation's reconciles/s and the CPU 
   expect(throughput!.results.map((r) => r['impl'])).toEqual(['mcr', 'client-node']);
   for (const r of throughput!.results) {
     expect(r['reconcilesPerSecond'].median).toBeGreaterThan(0);
+    // mcr took the first turn: run, and left out.
+    expect(r['windowsLeftOut']).toBe(r['impl'] === 'mcr' ? 1 : 0);
     // Every update costs each process some CPU: a figure of 0 would mean the process was not measured.
     for (const cpu of ['cpuMsPer1000Events', 'fleetCpuMsPer1000Events', 'writerCpuMsPer1000Events']) {
       // One window each: mcr's extra first turn is run but not counted.

@@ -42,6 +42,8 @@ export interface LatencyResult {
   cpuMsPer1000Events: Spread;
   /** The fleet server's CPU per 1,000 updates, per window: its work is the same whoever watches. */
   fleetCpuMsPer1000Events: Spread;
+  /** Windows this implementation ran at this load and left out: 1 for the one that took the first turn, else 0. */
+  windowsLeftOut: number;
 }
 
 /** The percentiles kept for the distribution chart. */
@@ -68,6 +70,7 @@ export async function latencyScenario(ctx: ScenarioContext): Promise<ScenarioRes
     const rates: Record<LatencyLoad, number> = { half: Math.round(capacity / 2), saturated: Math.round(capacity) };
     ctx.progress(`latency: the fleet takes ${formatNumber(capacity, 0)} updates/s; measuring at ${rates.half} and ${rates.saturated}`);
     const windowsOf = new Map<string, Record<LatencyLoad, LatencyWindow[]>>();
+    const leftOut = new Map<string, number>();
     const rounds = { fleet, ctx, rounds: windows, clusters, errors, what: 'latency', discardFirstTurn };
     await takeTurns(rounds, async (runner, impl, round) => {
       const mine = windowsOf.get(impl.name) ?? { half: [], saturated: [] };
@@ -77,6 +80,7 @@ export async function latencyScenario(ctx: ScenarioContext): Promise<ScenarioRes
         const warmup = round <= 0 && load === 'half' ? firstWarmupMs : warmupMs;
         const w = await measureWindow(fleet, runner, writer, rates[load], windowMs, warmup);
         if (round < 0) {
+          leftOut.set(`${impl.name} ${load}`, (leftOut.get(`${impl.name} ${load}`) ?? 0) + 1);
           ctx.progress(`latency ${impl.name} ${load}, the scenario's first turn (left out): p99 ${formatNumber(w.p99Ms)} ms`);
           continue;
         }
@@ -90,7 +94,10 @@ export async function latencyScenario(ctx: ScenarioContext): Promise<ScenarioRes
       const mine = windowsOf.get(impl.name);
       for (const load of loads) {
         // An implementation that failed part-way is reported only for the loads it finished in every round.
-        if (mine && mine[load].length === windows) results.push(summarize(impl.name, load, clusters, rates[load], mine[load]));
+        if (mine && mine[load].length === windows) {
+          const result = summarize(impl.name, load, clusters, rates[load], mine[load]);
+          results.push({ ...result, windowsLeftOut: leftOut.get(`${impl.name} ${load}`) ?? 0 });
+        }
       }
     }
   } finally {
@@ -185,7 +192,13 @@ async function measureWindow(
   };
 }
 
-function summarize(impl: string, load: LatencyLoad, clusters: number, targetRate: number, windows: LatencyWindow[]): LatencyResult {
+function summarize(
+  impl: string,
+  load: LatencyLoad,
+  clusters: number,
+  targetRate: number,
+  windows: LatencyWindow[],
+): Omit<LatencyResult, 'windowsLeftOut'> {
   const sorted = windows.flatMap((w) => w.samples).sort((a, b) => a - b);
   const written = windows.reduce((n, w) => n + w.written, 0);
   return {

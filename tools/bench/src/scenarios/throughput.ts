@@ -36,6 +36,8 @@ export interface ThroughputResult {
    */
   fleetCpuMsPer1000Events: Spread;
   writerCpuMsPer1000Events: Spread;
+  /** Windows this implementation ran and left out: 1 for the one that took the size's first turn, else 0. */
+  windowsLeftOut: number;
 }
 
 /** What one window of one implementation gave. */
@@ -66,6 +68,7 @@ export async function throughputScenario(ctx: ScenarioContext): Promise<Scenario
       const writer = await UpdateWriter.create(fleet, clusters, objects);
       try {
         const windowsOf = new Map<string, ThroughputWindow[]>();
+        const leftOut = new Map<string, number>();
         await takeTurns(
           { fleet, ctx, rounds: windows, clusters, errors, what: `throughput ${clusters} clusters`, discardFirstTurn },
           async (runner, impl, round) => {
@@ -90,6 +93,7 @@ export async function throughputScenario(ctx: ScenarioContext): Promise<Scenario
               samples: stats.samples,
             };
             if (round < 0) {
+              leftOut.set(impl.name, (leftOut.get(impl.name) ?? 0) + 1);
               const what = `throughput ${impl.name} ${clusters} clusters, the first turn (left out)`;
               ctx.progress(`${what}: ${formatNumber(w.reconcilesPerSecond)} reconciles/s at ${formatNumber(w.updatesPerSecond)} updates/s`);
               return;
@@ -113,6 +117,7 @@ export async function throughputScenario(ctx: ScenarioContext): Promise<Scenario
             cpuMsPer1000Events: spread(mine.map((w) => w.cpuMsPer1000Events)),
             fleetCpuMsPer1000Events: spread(mine.map((w) => w.fleetCpuMsPer1000Events)),
             writerCpuMsPer1000Events: spread(mine.map((w) => w.writerCpuMsPer1000Events)),
+            windowsLeftOut: leftOut.get(impl.name) ?? 0,
           });
         }
       } finally {
