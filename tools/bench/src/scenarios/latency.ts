@@ -72,12 +72,12 @@ export async function latencyScenario(ctx: ScenarioContext): Promise<ScenarioRes
     const windowsOf = new Map<string, Record<LatencyLoad, LatencyWindow[]>>();
     const leftOut = new Map<string, number>();
     const rounds = { fleet, ctx, rounds: windows, clusters, errors, what: 'latency', discardFirstTurn };
-    await takeTurns(rounds, async (runner, impl, round) => {
+    await takeTurns(rounds, async (runner, impl, round, first) => {
       const mine = windowsOf.get(impl.name) ?? { half: [], saturated: [] };
       windowsOf.set(impl.name, mine);
       for (const load of loads) {
         // A runner's first window warms it longer: it has compiled little of its code yet.
-        const warmup = round <= 0 && load === 'half' ? firstWarmupMs : warmupMs;
+        const warmup = first && load === 'half' ? firstWarmupMs : warmupMs;
         const w = await measureWindow(fleet, runner, writer, rates[load], windowMs, warmup);
         if (round < 0) {
           leftOut.set(`${impl.name} ${load}`, (leftOut.get(`${impl.name} ${load}`) ?? 0) + 1);

@@ -21,4 +21,14 @@ describe('rounds', () => {
     expect(turns(true)).toEqual(['mcr@-1', 'mcr@0', 'client-node@0', 'client-node@1', 'mcr@1']);
     expect(turnOrder([], 2, true)).toEqual([]);
   });
+
+  it("marks each implementation's first turn, which warms its new runner longer, and only that one", () => {
+    const firsts = (discard: boolean) =>
+      turnOrder(['mcr', 'client-node'], 2, discard)
+        .filter((t) => t.first)
+        .map((t) => `${t.item}@${t.round}`);
+    expect(firsts(false)).toEqual(['mcr@0', 'client-node@0']);
+    // With the first turn left out, mcr's runner starts in round -1; its round 0 finds it warm.
+    expect(firsts(true)).toEqual(['mcr@-1', 'client-node@0']);
+  });
 });

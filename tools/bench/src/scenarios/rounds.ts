@@ -20,18 +20,34 @@ export function rotated<T>(items: readonly T[], round: number): T[] {
   return [...items.slice(k), ...items.slice(0, k)];
 }
 
+/** One turn of a scenario: whose, in which round, and whether it is that implementation's first. */
+export interface TurnSlot<T> {
+  item: T;
+  round: number;
+  first: boolean;
+}
+
 /**
  * The turns of a scenario in order: round 0 in the given order, each later round rotated by one, and, when
  * `discardFirst`, a turn of the first implementation as round -1 before them all.
  */
-export function turnOrder<T>(items: readonly T[], rounds: number, discardFirst = false): { item: T; round: number }[] {
-  const turns: { item: T; round: number }[] = discardFirst && items.length > 0 ? [{ item: items[0] as T, round: -1 }] : [];
-  for (let round = 0; round < rounds; round++) for (const item of rotated(items, round)) turns.push({ item, round });
+export function turnOrder<T>(items: readonly T[], rounds: number, discardFirst = false): TurnSlot<T>[] {
+  const turns: TurnSlot<T>[] = [];
+  const seen = new Set<T>();
+  const add = (item: T, round: number): void => {
+    turns.push({ item, round, first: !seen.has(item) });
+    seen.add(item);
+  };
+  if (discardFirst && items.length > 0) add(items[0] as T, -1);
+  for (let round = 0; round < rounds; round++) for (const item of rotated(items, round)) add(item, round);
   return turns;
 }
 
-/** What a turn is given: the runner, with the fleet's members 0..clusters-1 engaged and their objects reconciled. */
-export type Turn = (runner: RunnerProcess, impl: ImplSpec, round: number) => Promise<void>;
+/**
+ * What a turn is given: the runner, with the fleet's members 0..clusters-1 engaged and their objects reconciled, and
+ * whether it is the implementation's first turn (its runner was started for it and has compiled little of its code).
+ */
+export type Turn = (runner: RunnerProcess, impl: ImplSpec, round: number, fresh: boolean) => Promise<void>;
 
 /** Where the turns run and where a failed one is reported. */
 export interface Rounds {
@@ -62,7 +78,7 @@ export async function takeTurns(rounds: Rounds, turn: Turn): Promise<void> {
   const runners = new Map<string, { runner: RunnerProcess; dir: string }>();
   const broken = new Set<string>();
   try {
-    for (const { item: impl, round } of turnOrder(ctx.impls, rounds.rounds, rounds.discardFirstTurn)) {
+    for (const { item: impl, round, first } of turnOrder(ctx.impls, rounds.rounds, rounds.discardFirstTurn)) {
       if (broken.has(impl.name)) continue;
       try {
         let kept = runners.get(impl.name);
@@ -72,7 +88,7 @@ export async function takeTurns(rounds: Rounds, turn: Turn): Promise<void> {
         }
         const { runner, dir } = kept;
         const ids = await engageWithInitialReconciles(fleet, runner, dir, clusters, `r${round}-`);
-        await turn(runner, impl, round);
+        await turn(runner, impl, round, first);
         if (round === rounds.rounds - 1) {
           // Its last turn: stopping the runner ends its watches at once, where removing the files waits for the
           // provider to see them go.

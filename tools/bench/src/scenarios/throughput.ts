@@ -71,9 +71,9 @@ export async function throughputScenario(ctx: ScenarioContext): Promise<Scenario
         const leftOut = new Map<string, number>();
         await takeTurns(
           { fleet, ctx, rounds: windows, clusters, errors, what: `throughput ${clusters} clusters`, discardFirstTurn },
-          async (runner, impl, round) => {
+          async (runner, impl, round, first) => {
             // A runner's first turn warms it longer: it has compiled little of its code yet.
-            await writer.closedLoop(writers, round <= 0 ? firstWarmupMs : warmupMs);
+            await writer.closedLoop(writers, first ? firstWarmupMs : warmupMs);
             await statsWhenDrained(runner);
             const cpu0 = await runner.reset();
             const fleetCpu0 = (await fleet.stats()).cpuMs;
