@@ -12,7 +12,7 @@
  */
 import { FleetProcess } from '../fleet/fleet-process.js';
 import { percentile, spread, summarizeMicros, type Spread, type Summary } from '../stats.js';
-import { formatNumber, renderTable } from '../table.js';
+import { formatNumber, formatRange, renderTable } from '../table.js';
 import { UpdateWriter } from '../writer.js';
 import type { RunnerProcess } from '../runner-process.js';
 import { statsWhenDrained } from './engaged-runner.js';
@@ -115,7 +115,7 @@ export async function latencyScenario(ctx: ScenarioContext): Promise<ScenarioRes
         formatNumber(r?.achievedRate.median, 0),
         formatNumber(r?.latencyMs.p50),
         formatNumber(r?.windowP99Ms.median),
-        r && windows > 1 ? `${formatNumber(r.windowP99Ms.min)}-${formatNumber(r.windowP99Ms.max)}` : '',
+        formatRange(r?.windowP99Ms),
         formatNumber(r?.latencyMs.max),
         formatNumber(r?.reconcilesPerUpdate, 2),
         formatNumber(r?.cpuMsPer1000Events.median),

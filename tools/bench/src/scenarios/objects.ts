@@ -14,7 +14,7 @@ import { FleetProcess } from '../fleet/fleet-process.js';
 import { nowMicros } from '../protocol.js';
 import type { ImplSpec } from '../runner-process.js';
 import { spread, type Spread } from '../stats.js';
-import { formatNumber, renderTable } from '../table.js';
+import { formatNumber, formatRange, renderTable } from '../table.js';
 import { engageMembers, startFileRunner } from './engaged-runner.js';
 import { turnOrder } from './rounds.js';
 import { errorMessage, type ScenarioContext, type ScenarioResult } from './scenario.js';
@@ -147,7 +147,6 @@ export async function objectsScenario(ctx: ScenarioContext): Promise<ScenarioRes
     });
   }
   const mib = (b: number | undefined): string => formatNumber(b === undefined ? undefined : b / 1024 / 1024);
-  const range = (s: Spread | undefined): string => (s && s.samples.length > 1 ? `${formatNumber(s.min)}-${formatNumber(s.max)}` : '');
   const header = ['objects', 'impl', 'heap B/object', 'RSS B/object', 'heap MiB', 'RSS MiB', 'synced s', 'range', 'all reconciled s'];
   const rows = ctx.impls.map((impl) => {
     const r = results.find((x) => x.impl === impl.name);
@@ -159,7 +158,7 @@ export async function objectsScenario(ctx: ScenarioContext): Promise<ScenarioRes
       mib(r?.heapBytes.median),
       mib(r?.rssBytes.median),
       formatNumber(r?.syncSeconds.median),
-      range(r?.syncSeconds),
+      formatRange(r?.syncSeconds),
       formatNumber(r?.allReconciledSeconds.median),
     ];
   });

@@ -11,7 +11,7 @@
 import { FleetProcess } from '../fleet/fleet-process.js';
 import { spread, summarizeMicros, type Spread, type Summary } from '../stats.js';
 import { processCpuMs } from '../protocol.js';
-import { formatNumber, renderTable } from '../table.js';
+import { formatNumber, formatRange, renderTable } from '../table.js';
 import { UpdateWriter } from '../writer.js';
 import { statsWhenDrained } from './engaged-runner.js';
 import { takeTurns } from './rounds.js';
@@ -128,7 +128,6 @@ export async function throughputScenario(ctx: ScenarioContext): Promise<Scenario
     await fleet.close();
   }
 
-  const range = (s: Spread | undefined): string => (s && s.samples.length > 1 ? `${formatNumber(s.min, 0)}-${formatNumber(s.max, 0)}` : '');
   const header = ['clusters', 'impl', 'reconciles/s', 'range', 'updates/s', 'p50 ms', 'p99 ms', 'CPU ms/1k ev', 'fleet CPU', 'writer CPU'];
   const rows = sizes.flatMap((clusters) =>
     ctx.impls.map((impl) => {
@@ -137,7 +136,7 @@ export async function throughputScenario(ctx: ScenarioContext): Promise<Scenario
         String(clusters),
         impl.name,
         formatNumber(r?.reconcilesPerSecond.median, 0),
-        range(r?.reconcilesPerSecond),
+        formatRange(r?.reconcilesPerSecond, 0),
         formatNumber(r?.updatesPerSecond.median, 0),
         formatNumber(r?.latencyMs.p50),
         formatNumber(r?.latencyMs.p99),
