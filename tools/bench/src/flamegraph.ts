@@ -29,6 +29,9 @@ export interface CpuProfile {
 /** A function at one place in the merged stacks, with its own and its subtree's busy time (microseconds). */
 export interface Frame {
   name: string;
+  /** The function's name, and its file's base name ('' for V8's own frames, such as the garbage collector). */
+  fn: string;
+  file: string;
   category: string;
   self: number;
   total: number;
@@ -46,16 +49,16 @@ export interface FlameBox {
   percent: number;
 }
 
-function label(frame: ProfileNode['callFrame']): { name: string; category: string } {
+function label(frame: ProfileNode['callFrame']): Pick<Frame, 'name' | 'fn' | 'file' | 'category'> {
   const fn = frame.functionName || '(anonymous)';
   const url = frame.url;
-  if (url === '') return { name: fn, category: fn.startsWith('(garbage') ? 'gc' : 'v8' };
+  if (url === '') return { name: fn, fn, file: '', category: fn.startsWith('(garbage') ? 'gc' : 'v8' };
   const file = basename(url.replace(/^file:\/\//, ''));
-  const where = `${fn} ${file}:${frame.lineNumber + 1}`;
-  if (url.startsWith('node:')) return { name: where, category: 'node' };
-  if (url.includes('/node_modules/')) return { name: where, category: 'dependency' };
-  if (url.includes('/packages/')) return { name: where, category: 'multicluster-runtime' };
-  return { name: where, category: 'bench' };
+  const where = { name: `${fn} ${file}:${frame.lineNumber + 1}`, fn, file };
+  if (url.startsWith('node:')) return { ...where, category: 'node' };
+  if (url.includes('/node_modules/')) return { ...where, category: 'dependency' };
+  if (url.includes('/packages/')) return { ...where, category: 'multicluster-runtime' };
+  return { ...where, category: 'bench' };
 }
 
 /** Merges the profile's samples after `skipMicros` into a tree of frames; returns it and the busy time it holds. */
@@ -63,7 +66,7 @@ export function foldProfile(profile: CpuProfile, skipMicros: number): Frame {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const root: Frame = { name: 'all', category: 'all', self: 0, total: 0, children: new Map() };
+  const root: Frame = { name: 'all', fn: 'all', file: '', category: 'all', self: 0, total: 0, children: new Map() };
   let t = profile.startTime;
   for (let i = 0; i < profile.samples.length; i++) {
     t += profile.timeDeltas[i] ?? 0;
@@ -80,9 +83,10 @@ export function foldProfile(profile: CpuProfile, skipMicros: number): Frame {
     let frame = root;
     root.total += weight;
     for (const callFrame of stack) {
-      const { name, category } = label(callFrame);
+      const labelled = label(callFrame);
+      const name = labelled.name;
       let child = frame.children.get(name);
-      if (!child) frame.children.set(name, (child = { name, category, self: 0, total: 0, children: new Map() }));
+      if (!child) frame.children.set(name, (child = { ...labelled, self: 0, total: 0, children: new Map() }));
       child.total += weight;
       frame = child;
     }

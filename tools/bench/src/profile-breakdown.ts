@@ -11,13 +11,11 @@ import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadFolded, type Frame } from './flamegraph.js';
 
-/** What a part is matched on: a frame's function, file (base name) and where its code comes from. */
-export interface FrameInfo {
-  fn: string;
-  file: string;
-  /** As the flame graph colours it: multicluster-runtime, dependency, node, gc, v8 or bench. */
-  category: string;
-}
+/**
+ * What a part is matched on: a frame's function, file (base name) and where its code comes from (as the flame graph
+ * colours it: multicluster-runtime, dependency, node, gc, v8 or bench).
+ */
+export type FrameInfo = Pick<Frame, 'fn' | 'file' | 'category'>;
 
 /** The parts, most specific first: a frame takes the first part whose test it passes. */
 export const parts: ReadonlyArray<readonly [string, (f: FrameInfo) => boolean]> = [
@@ -78,15 +76,7 @@ export function breakdown(root: Frame): BreakdownRow[] {
 }
 
 function partOf(frame: Frame): string | undefined {
-  // Frame names are `fn file:line`, or a bare V8 name such as `(garbage collector)`.
-  const space = frame.name.lastIndexOf(' ');
-  const located = space > 0 && /:\d+$/.test(frame.name);
-  const info: FrameInfo = {
-    fn: located ? frame.name.slice(0, space) : frame.name,
-    file: located ? frame.name.slice(space + 1).replace(/:\d+$/, '') : '',
-    category: frame.category,
-  };
-  return parts.find(([, test]) => test(info))?.[0];
+  return parts.find(([, test]) => test(frame))?.[0];
 }
 
 async function main(): Promise<number> {

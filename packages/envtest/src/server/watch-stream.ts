@@ -72,7 +72,10 @@ export class WatchStream {
     this.finish();
   }
 
-  /** Breaks the connection mid-stream, after the events already sent, as a crashed server or a network fault would. */
+  /**
+   * Breaks the connection mid-stream, as a crashed server or a network fault would. The events already sent are written
+   * first, but whatever the socket has not handed to the kernel when it is destroyed is lost, as in a real crash.
+   */
   abort(): void {
     if (this.closed) return;
     this.write();

@@ -47,7 +47,7 @@ export function turnOrder<T>(items: readonly T[], rounds: number, discardFirst =
  * What a turn is given: the runner, with the fleet's members 0..clusters-1 engaged and their objects reconciled, and
  * whether it is the implementation's first turn (its runner was started for it and has compiled little of its code).
  */
-export type Turn = (runner: RunnerProcess, impl: ImplSpec, round: number, fresh: boolean) => Promise<void>;
+export type Turn = (runner: RunnerProcess, impl: ImplSpec, round: number, first: boolean) => Promise<void>;
 
 /** Where the turns run and where a failed one is reported. */
 export interface Rounds {
